@@ -1,0 +1,4 @@
+export * from "./errors.js";
+export * from "./env.js";
+export * from "./logger.js";
+export * from "./version.js";

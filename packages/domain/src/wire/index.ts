@@ -1,0 +1,2 @@
+export * from "./agent-sample.js";
+export * from "./agent-batch.js";
