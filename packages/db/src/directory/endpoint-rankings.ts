@@ -1,0 +1,260 @@
+import { z } from "zod";
+import type { SqlClient } from "../sql-client.js";
+import { withTransaction } from "../sql-client.js";
+import { dbDate, dbNumber, dbNumberOrNull } from "../timeseries/row-values.js";
+
+export const RankingWindow = z.enum(["1h", "24h", "7d"]);
+export type RankingWindow = z.infer<typeof RankingWindow>;
+/** Region of rankings over every vantage point. */
+export const ALL_REGIONS = "all";
+
+export const EndpointRankingRow = z.object({
+  endpointId: z.string().uuid(),
+  rank: z.number().int().positive(),
+  score: z.number().min(0).max(100),
+  status: z.enum(["healthy", "degraded", "probation", "dead"]),
+  samples: z.number().int().nonnegative(),
+  okSamples: z.number().int().nonnegative(),
+  p50Ms: z.number().nullable(),
+  p95Ms: z.number().nullable(),
+  lagBlocks: z.number().nullable(),
+  availability: z.number().min(0).max(1).nullable(),
+  headRegressions: z.number().int().nonnegative(),
+  components: z.record(z.string(), z.unknown()),
+});
+export type EndpointRankingRow = z.infer<typeof EndpointRankingRow>;
+
+export const RankingKey = z.object({
+  network: z.string().min(1).max(64),
+  window: RankingWindow,
+  region: z.string().min(1).max(64),
+});
+export type RankingKey = z.infer<typeof RankingKey>;
+
+/**
+ * Replaces the snapshot of one (network, window, region) in one transaction, so readers see the
+ * old order or the new one, never a mix. `sql` must be one session (a PoolClient or Client).
+ */
+export async function replaceEndpointRankings(
+  sql: SqlClient,
+  key: RankingKey,
+  rows: readonly EndpointRankingRow[],
+  updatedAt: Date,
+): Promise<void> {
+  const k = RankingKey.parse(key);
+  const parsed = z.array(EndpointRankingRow).parse(rows);
+  await withTransaction(sql, async () => {
+    await sql.query(`DELETE FROM endpoint_rankings WHERE network = $1 AND "window" = $2 AND region = $3`, [
+      k.network,
+      k.window,
+      k.region,
+    ]);
+    if (parsed.length === 0) return;
+    await sql.query(
+      `INSERT INTO endpoint_rankings (network, "window", region, endpoint_id, rank, score, status, samples, ok_samples,
+         p50_ms, p95_ms, lag_blocks, availability, head_regressions, components, updated_at)
+       SELECT $1, $2, $3, t.* , $15::timestamptz FROM unnest($4::uuid[], $5::int[], $6::float8[], $7::text[], $8::int[],
+         $9::int[], $10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::int[], $16::jsonb[])
+         AS t(endpoint_id, rank, score, status, samples, ok_samples, p50_ms, p95_ms, lag_blocks, availability,
+              head_regressions, components)`,
+      [
+        k.network,
+        k.window,
+        k.region,
+        parsed.map((r) => r.endpointId),
+        parsed.map((r) => r.rank),
+        parsed.map((r) => r.score),
+        parsed.map((r) => r.status),
+        parsed.map((r) => r.samples),
+        parsed.map((r) => r.okSamples),
+        parsed.map((r) => r.p50Ms),
+        parsed.map((r) => r.p95Ms),
+        parsed.map((r) => r.lagBlocks),
+        parsed.map((r) => r.availability),
+        parsed.map((r) => r.headRegressions),
+        updatedAt,
+        parsed.map((r) => JSON.stringify(r.components)),
+      ],
+    );
+  });
+}
+
+/** The stored order (endpoint ids by rank) of one snapshot: the "previous order" for hysteresis. */
+export async function getRankingOrder(sql: SqlClient, key: RankingKey): Promise<string[]> {
+  const k = RankingKey.parse(key);
+  const { rows } = await sql.query(
+    `SELECT endpoint_id FROM endpoint_rankings WHERE network = $1 AND "window" = $2 AND region = $3 ORDER BY rank`,
+    [k.network, k.window, k.region],
+  );
+  return z
+    .array(z.object({ endpoint_id: z.string() }))
+    .parse(rows)
+    .map((r) => r.endpoint_id);
+}
+
+/** One ranked row joined with its endpoint and capabilities: what the ranked list API needs. */
+export const RankedListRow = z
+  .object({
+    endpoint_id: z.string(),
+    rank: dbNumber,
+    score: dbNumber,
+    status: z.string(),
+    samples: dbNumber,
+    ok_samples: dbNumber,
+    p50_ms: dbNumberOrNull,
+    p95_ms: dbNumberOrNull,
+    lag_blocks: dbNumberOrNull,
+    availability: dbNumberOrNull,
+    head_regressions: dbNumber,
+    components: z.record(z.string(), z.unknown()),
+    updated_at: dbDate,
+    region: z.string(),
+    window: z.string(),
+    url: z.string(),
+    name: z.string(),
+    provider: z.string().nullable(),
+    api_family: z.string(),
+    listing_status: z.enum(["probation", "active", "dead"]),
+    network: z.string(),
+    chain: z.string(),
+    cap_checked_at: dbDate.nullable(),
+    cap_archive: z.boolean().nullable(),
+    cap_methods: z.record(z.string(), z.boolean().nullable()).nullable(),
+    cap_coverage: dbNumberOrNull,
+    cap_batch: z.boolean().nullable(),
+    cap_logs_max_range: dbNumberOrNull,
+    cap_websocket: z.boolean().nullable(),
+    cap_ws_url: z.string().nullable(),
+    cap_ws_new_head_ms: dbNumberOrNull,
+    cap_cors: z.boolean().nullable(),
+    cap_client_version: z.string().nullable(),
+    verified_seen_at: dbDate.nullable(),
+  })
+  .transform((r) => ({
+    endpointId: r.endpoint_id,
+    rank: r.rank,
+    score: r.score,
+    scoreStatus: r.status,
+    samples: r.samples,
+    okSamples: r.ok_samples,
+    p50Ms: r.p50_ms,
+    p95Ms: r.p95_ms,
+    lagBlocks: r.lag_blocks,
+    availability: r.availability,
+    headRegressions: r.head_regressions,
+    components: r.components,
+    updatedAt: r.updated_at,
+    region: r.region,
+    window: r.window,
+    url: r.url,
+    name: r.name,
+    provider: r.provider,
+    family: r.api_family,
+    listingStatus: r.listing_status,
+    network: r.network,
+    chain: r.chain,
+    capabilities:
+      r.cap_checked_at === null
+        ? null
+        : {
+            checkedAt: r.cap_checked_at,
+            archive: r.cap_archive,
+            methods: r.cap_methods ?? {},
+            coverage: r.cap_coverage,
+            batch: r.cap_batch,
+            logsMaxRange: r.cap_logs_max_range,
+            websocket: r.cap_websocket,
+            wsUrl: r.cap_ws_url,
+            wsNewHeadMs: r.cap_ws_new_head_ms,
+            cors: r.cap_cors,
+            clientVersion: r.cap_client_version,
+          },
+    verifiedSeenAt: r.verified_seen_at,
+  }));
+export type RankedListRow = z.output<typeof RankedListRow>;
+
+const RANKED_SELECT = `
+SELECT r.endpoint_id, r.rank, r.score, r.status, r.samples, r.ok_samples, r.p50_ms, r.p95_ms, r.lag_blocks,
+  r.availability, r.head_regressions, r.components, r.updated_at, r.region, r."window",
+  e.url, e.name, e.provider, e.api_family::text AS api_family, e.status::text AS listing_status,
+  n.slug AS network, n.chain_slug AS chain,
+  c.checked_at AS cap_checked_at, c.archive AS cap_archive, c.methods AS cap_methods, c.coverage AS cap_coverage,
+  c.batch AS cap_batch, c.logs_max_range AS cap_logs_max_range, c.websocket AS cap_websocket, c.ws_url AS cap_ws_url,
+  c.ws_new_head_ms AS cap_ws_new_head_ms, c.cors AS cap_cors, c.client_version AS cap_client_version,
+  (SELECT max(nd.last_seen_at) FROM nodes nd WHERE nd.public_url = e.url) AS verified_seen_at
+FROM endpoint_rankings r
+JOIN public_endpoints e ON e.id = r.endpoint_id
+JOIN networks n ON n.id = e.network_id
+LEFT JOIN endpoint_capabilities c ON c.endpoint_id = e.id`;
+
+/** The ranked snapshot of one (network, window, region), by rank. */
+export async function listRankedRows(sql: SqlClient, key: RankingKey): Promise<RankedListRow[]> {
+  const k = RankingKey.parse(key);
+  const { rows } = await sql.query(
+    `${RANKED_SELECT} WHERE r.network = $1 AND r."window" = $2 AND r.region = $3 ORDER BY r.rank`,
+    [k.network, k.window, k.region],
+  );
+  return rows.map((r) => RankedListRow.parse(r));
+}
+
+/** Every snapshot row of one endpoint (each window and region). */
+export async function listEndpointRankedRows(sql: SqlClient, endpointId: string): Promise<RankedListRow[]> {
+  const { rows } = await sql.query(`${RANKED_SELECT} WHERE r.endpoint_id = $1 ORDER BY r."window", r.region`, [
+    endpointId,
+  ]);
+  return rows.map((r) => RankedListRow.parse(r));
+}
+
+/** Regions that have a snapshot in this network and window. */
+export async function listRankingRegions(sql: SqlClient, network: string): Promise<string[]> {
+  const { rows } = await sql.query(`SELECT DISTINCT region FROM endpoint_rankings WHERE network = $1 ORDER BY region`, [
+    network,
+  ]);
+  return z
+    .array(z.object({ region: z.string() }))
+    .parse(rows)
+    .map((r) => r.region);
+}
+
+/** Per network: endpoints listed, by listing status, and the newest snapshot time. */
+export interface DirectoryNetworkSummary {
+  network: string;
+  chain: string;
+  name: string;
+  families: string[];
+  total: number;
+  active: number;
+  probation: number;
+  dead: number;
+  updatedAt: Date | null;
+}
+
+export async function summarizeDirectoryNetworks(sql: SqlClient): Promise<DirectoryNetworkSummary[]> {
+  const { rows } = await sql.query(`
+    SELECT n.slug AS network, n.chain_slug AS chain, n.name, ch.api_families::text[] AS families,
+      count(e.id)::integer AS total,
+      count(e.id) FILTER (WHERE e.status = 'active')::integer AS active,
+      count(e.id) FILTER (WHERE e.status = 'probation')::integer AS probation,
+      count(e.id) FILTER (WHERE e.status = 'dead')::integer AS dead,
+      (SELECT max(r.updated_at) FROM endpoint_rankings r WHERE r.network = n.slug) AS updated_at
+    FROM networks n JOIN chains ch ON ch.slug = n.chain_slug
+    LEFT JOIN public_endpoints e ON e.network_id = n.id
+    GROUP BY n.slug, n.chain_slug, n.name, ch.api_families
+    ORDER BY n.chain_slug, n.slug`);
+  return z
+    .array(
+      z.object({
+        network: z.string(),
+        chain: z.string(),
+        name: z.string(),
+        families: z.array(z.string()),
+        total: z.number(),
+        active: z.number(),
+        probation: z.number(),
+        dead: z.number(),
+        updated_at: dbDate.nullable(),
+      }),
+    )
+    .parse(rows)
+    .map(({ updated_at, ...r }) => ({ ...r, updatedAt: updated_at }));
+}

