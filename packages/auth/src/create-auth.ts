@@ -1,0 +1,161 @@
+import { betterAuth } from "better-auth";
+import { prismaAdapter } from "better-auth/adapters/prisma";
+import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
+import { organization } from "better-auth/plugins/organization";
+import type { Logger } from "@rpcpulse/config";
+import type { PrismaClient } from "@rpcpulse/db";
+import { accessControl, orgRoles } from "./access-control.js";
+import { DEMO_EMAIL } from "./demo-constants.js";
+
+export const SESSION_EXPIRES_IN_SECONDS = 7 * 24 * 60 * 60;
+/** A session used at least once a day keeps sliding forward; idle for 7 days it expires. */
+export const SESSION_UPDATE_AGE_SECONDS = 24 * 60 * 60;
+export const INVITATION_EXPIRES_IN_SECONDS = 7 * 24 * 60 * 60;
+export const MIN_PASSWORD_LENGTH = 10;
+export const MAX_PASSWORD_LENGTH = 128;
+
+export interface RateLimitRule {
+  /** Seconds. */
+  window: number;
+  max: number;
+}
+
+/** Per client IP and path. Stored in PostgreSQL (rate_limits), so limits hold across restarts and instances. */
+export interface AuthRateLimits {
+  default: RateLimitRule;
+  signIn: RateLimitRule;
+  signUp: RateLimitRule;
+  changePassword: RateLimitRule;
+  passwordReset: RateLimitRule;
+}
+
+export const DEFAULT_RATE_LIMITS: AuthRateLimits = {
+  default: { window: 60, max: 120 },
+  signIn: { window: 60, max: 10 },
+  signUp: { window: 600, max: 10 },
+  changePassword: { window: 60, max: 5 },
+  passwordReset: { window: 600, max: 3 },
+};
+
+export interface CreateAuthOptions {
+  prisma: PrismaClient;
+  /** The app's public origin, e.g. https://pulse.example.org. The only trusted origin. */
+  baseUrl: string;
+  /** BETTER_AUTH_SECRET: signs session cookies. At least 32 characters. */
+  secret: string;
+  /** Defaults to true when baseUrl is https. */
+  secureCookies?: boolean;
+  demoMode: boolean;
+  logger?: Logger;
+  rateLimits?: Partial<AuthRateLimits>;
+  /** Reverse proxies whose X-Forwarded-For entries are trusted when resolving the client IP. */
+  trustedProxies?: string[];
+}
+
+/**
+ * better-auth configured for RPC Pulse: email + password (scrypt), database sessions that expire,
+ * organizations with owner/admin/viewer roles and expiring invitations, database-backed rate limits,
+ * origin-checked (CSRF) state-changing requests and HttpOnly, SameSite=Lax cookies.
+ */
+export function createAuth(options: CreateAuthOptions) {
+  const baseUrl = new URL(options.baseUrl);
+  const origin = baseUrl.origin;
+  const secure = options.secureCookies ?? baseUrl.protocol === "https:";
+  const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
+  const log = options.logger?.child({ component: "auth" });
+
+  return betterAuth({
+    appName: "RPC Pulse",
+    baseURL: origin,
+    basePath: "/api/auth",
+    secret: options.secret,
+    trustedOrigins: [origin],
+    database: prismaAdapter(options.prisma, { provider: "postgresql", transaction: true }),
+    telemetry: { enabled: false },
+    logger: {
+      level: "warn",
+      log: (level, message, ...args) => {
+        if (!log) return;
+        const extra = args.length ? { args: args.map((a) => (a instanceof Error ? a.message : a)) } : {};
+        log[level === "debug" ? "debug" : level](extra, message);
+      },
+    },
+    emailAndPassword: {
+      enabled: true,
+      // Password hashing: better-auth's scrypt (node:crypto, N=16384, r=16, p=1, 16-byte salt),
+      // run on libuv's thread pool so it does not block the event loop.
+      minPasswordLength: MIN_PASSWORD_LENGTH,
+      maxPasswordLength: MAX_PASSWORD_LENGTH,
+      autoSignIn: true,
+      requireEmailVerification: false,
+      revokeSessionsOnPasswordReset: true,
+    },
+    session: {
+      expiresIn: SESSION_EXPIRES_IN_SECONDS,
+      updateAge: SESSION_UPDATE_AGE_SECONDS,
+      // No cookie cache: every request reads the session row, so revocation takes effect at once.
+      cookieCache: { enabled: false },
+    },
+    rateLimit: {
+      enabled: true,
+      storage: "database",
+      window: limits.default.window,
+      max: limits.default.max,
+      customRules: {
+        "/sign-in/*": limits.signIn,
+        "/sign-up/*": limits.signUp,
+        "/change-password": limits.changePassword,
+        "/request-password-reset": limits.passwordReset,
+        "/reset-password": limits.passwordReset,
+      },
+    },
+    advanced: {
+      useSecureCookies: secure,
+      cookiePrefix: "rpcpulse",
+      // CSRF: better-auth skips its origin check when NODE_ENV=test unless told otherwise; keep it on
+      // everywhere, so a mis-set NODE_ENV can never turn the protection off.
+      disableOriginCheck: false,
+      disableCSRFCheck: false,
+      defaultCookieAttributes: { httpOnly: true, sameSite: "lax", secure, path: "/" },
+      ipAddress: {
+        ipAddressHeaders: ["x-forwarded-for"],
+        ...(options.trustedProxies?.length ? { trustedProxies: options.trustedProxies } : {}),
+      },
+    },
+    hooks: {
+      // A password change always ends every other session (a stolen cookie dies with the old password).
+      // In demo mode the demo password is public: nobody may change it and lock other visitors out.
+      before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/change-password") {
+          if (options.demoMode) {
+            const current = await getSessionFromCtx(ctx);
+            if (current?.user.email === DEMO_EMAIL) {
+              throw new APIError("FORBIDDEN", { message: "The demo account's password cannot be changed." });
+            }
+          }
+          return { context: { body: { ...(ctx.body as Record<string, unknown>), revokeOtherSessions: true } } };
+        }
+        return undefined;
+      }),
+    },
+    plugins: [
+      organization({
+        ac: accessControl,
+        roles: orgRoles,
+        creatorRole: "owner",
+        allowUserToCreateOrganization: true,
+        organizationLimit: 20,
+        membershipLimit: 200,
+        invitationExpiresIn: INVITATION_EXPIRES_IN_SECONDS,
+        cancelPendingInvitationsOnReInvite: true,
+        requireEmailVerificationOnInvitation: false,
+        // Mail delivery comes later: the inviter sees the link in the UI. Log without the address.
+        sendInvitationEmail: async (data) => {
+          log?.info({ invitationId: data.id, organizationId: data.organization.id }, "invitation created");
+        },
+      }),
+    ],
+  });
+}
+
+export type Auth = ReturnType<typeof createAuth>;

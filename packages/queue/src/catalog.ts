@@ -1,0 +1,21 @@
+import type { z } from "zod";
+import { ingestQueue } from "./queues/ingest.queue.js";
+import { maintenanceQueue } from "./queues/maintenance.queue.js";
+import { probeQueue } from "./queues/probe.queue.js";
+
+/** Every queue of RPC Pulse. Adding a queue = one file in queues/ and one line here. */
+export const queueCatalog = {
+  ingest: ingestQueue,
+  maintenance: maintenanceQueue,
+  probe: probeQueue,
+} as const;
+
+export type QueueCatalog = typeof queueCatalog;
+export type QueueName = keyof QueueCatalog;
+export type PayloadOf<N extends QueueName> = z.infer<QueueCatalog[N]["payload"]>;
+
+export const QUEUE_NAMES = Object.keys(queueCatalog) as QueueName[];
+
+export function isQueueName(value: string): value is QueueName {
+  return Object.hasOwn(queueCatalog, value);
+}

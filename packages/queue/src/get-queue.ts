@@ -1,0 +1,51 @@
+import { Queue } from "bullmq";
+import type { Redis } from "ioredis";
+import { queueCatalog, type PayloadOf, type QueueName } from "./catalog.js";
+
+/** Where queues live: one Redis connection and the key prefix (QUEUE_PREFIX) of this install. */
+export interface QueueTarget {
+  connection: Redis;
+  prefix: string;
+  /**
+   * Errors a Queue reports (mostly the shared connection's, which its owner already logs).
+   * Without a listener BullMQ would print them raw to stderr.
+   */
+  onError?: (error: Error, queue: QueueName) => void;
+}
+
+export type CatalogQueue<N extends QueueName> = Queue<PayloadOf<N>, unknown, string>;
+
+const cache = new WeakMap<Redis, Map<string, Queue>>();
+
+/**
+ * The one Queue instance per (connection, prefix, name), configured from the catalog.
+ * Queues share the caller's connection; closing them does not close it.
+ */
+export function getQueue<N extends QueueName>(name: N, target: QueueTarget): CatalogQueue<N> {
+  let byKey = cache.get(target.connection);
+  if (!byKey) {
+    byKey = new Map();
+    cache.set(target.connection, byKey);
+  }
+  const key = `${target.prefix}\u0000${name}`;
+  let queue = byKey.get(key);
+  if (!queue) {
+    queue = new Queue(name, {
+      connection: target.connection,
+      prefix: target.prefix,
+      defaultJobOptions: queueCatalog[name].defaultJobOptions,
+    });
+    const onError = target.onError;
+    queue.on("error", (error: Error) => onError?.(error, name));
+    byKey.set(key, queue);
+  }
+  return queue as unknown as CatalogQueue<N>;
+}
+
+/** Close every queue opened on this connection through getQueue (before closing the connection). */
+export async function closeQueues(connection: Redis): Promise<void> {
+  const byKey = cache.get(connection);
+  if (!byKey) return;
+  cache.delete(connection);
+  await Promise.all([...byKey.values()].map((queue) => queue.close()));
+}

@@ -1,0 +1,184 @@
+import { z } from "zod";
+import type { Redis } from "ioredis";
+import { EntityId } from "../ids.js";
+import { defineQueue } from "../define-queue.js";
+
+/**
+ * One accepted agent batch, carried whole: the ingest API needs only Redis to accept a batch
+ * (PostgreSQL may be down; the job waits and retries until it is back). The batch travels
+ * normalised into columns (one array per metric, one entry per sample), about 0.5 KB per sample:
+ * the worker writes it without re-parsing the wire format. Bounded by the wire limits:
+ * at most MAX_INGEST_SAMPLES samples and MAX_INGEST_REMOTE_IPS remote-IP rows.
+ * Rolling deploys: new fields are added as `.optional()`; unknown fields are stripped.
+ */
+
+export const MAX_INGEST_SAMPLES = 360;
+export const MAX_INGEST_REMOTE_IPS = MAX_INGEST_SAMPLES * 100;
+
+/** Metric columns per sample (names match @rpcpulse/db INGEST_SAMPLE_METRICS; a test checks). */
+export const INGEST_NUMERIC_METRICS = [
+  "headTime",
+  "headBlock",
+  "finalizedBlock",
+  "headAgeMs",
+  "memAvailable",
+  "memTotal",
+  "shmem",
+  "swapUsed",
+  "diskFree",
+  "diskTotal",
+  "shmFree",
+  "fdLimit",
+  "tcpEstablished",
+  "tcpSynRecv",
+  "tcpFinWait1",
+  "tcpFinWait2",
+  "tcpTimeWait",
+  "tcpCloseWait",
+  "tcpLastAck",
+  "tcpClosing",
+  "tcpListen",
+  "timeWaitIn",
+  "timeWaitOut",
+  "sockInuse",
+  "sockOrphan",
+  "sockTw",
+  "sockAlloc",
+  "sockMem",
+  "listenOverflows",
+  "listenDrops",
+  "twOverflows",
+  "distinctRemoteIps",
+  "conntrackCount",
+  "conntrackMax",
+  "openFds",
+  "ephemeralInUse",
+  "ephemeralRange",
+  "connectMs",
+  "ttfbMs",
+  "totalMs",
+  "cpuPct",
+  "load1",
+  "peers",
+] as const;
+export const INGEST_BOOLEAN_METRICS = ["syncing"] as const;
+
+// Plain loops instead of per-element zod schemas: a max batch has ~16k values and this check
+// runs on enqueue and again in the worker.
+const numberColumn = z.custom<(number | null)[]>(
+  (v) => Array.isArray(v) && v.length <= MAX_INGEST_SAMPLES && v.every((x) => x === null || Number.isFinite(x)),
+  { message: `must be an array of at most ${MAX_INGEST_SAMPLES} finite numbers or nulls` },
+);
+const booleanColumn = z.custom<(boolean | null)[]>(
+  (v) => Array.isArray(v) && v.length <= MAX_INGEST_SAMPLES && v.every((x) => x === null || typeof x === "boolean"),
+  { message: `must be an array of at most ${MAX_INGEST_SAMPLES} booleans or nulls` },
+);
+const timeColumn = z.custom<number[]>(
+  (v) =>
+    Array.isArray(v) &&
+    v.length >= 1 &&
+    v.length <= MAX_INGEST_SAMPLES &&
+    v.every((x) => Number.isSafeInteger(x) && x > 0),
+  { message: `must be 1-${MAX_INGEST_SAMPLES} epoch-millisecond integers` },
+);
+
+type NumericShape = { [K in (typeof INGEST_NUMERIC_METRICS)[number]]: typeof numberColumn };
+type BooleanShape = { [K in (typeof INGEST_BOOLEAN_METRICS)[number]]: typeof booleanColumn };
+
+export const IngestSampleColumns = z
+  .object({
+    time: timeColumn,
+    ...(Object.fromEntries(INGEST_NUMERIC_METRICS.map((f) => [f, numberColumn])) as NumericShape),
+    ...(Object.fromEntries(INGEST_BOOLEAN_METRICS.map((f) => [f, booleanColumn])) as BooleanShape),
+  })
+  .superRefine((columns, ctx) => {
+    const n = columns.time.length;
+    for (const [field, values] of Object.entries(columns)) {
+      if ((values as unknown[]).length !== n) {
+        ctx.addIssue({
+          code: "custom",
+          path: [field],
+          message: `has ${(values as unknown[]).length} entries, time has ${n}`,
+        });
+      }
+    }
+  });
+
+export const IngestRemoteIpColumns = z
+  .object({
+    sample: z.custom<number[]>(
+      (v) => Array.isArray(v) && v.length <= MAX_INGEST_REMOTE_IPS && v.every((x) => Number.isInteger(x) && x >= 0),
+      { message: "must be sample indexes" },
+    ),
+    ip: z.custom<string[]>(
+      (v) =>
+        Array.isArray(v) &&
+        v.length <= MAX_INGEST_REMOTE_IPS &&
+        v.every((x) => typeof x === "string" && x.length <= 45),
+      { message: "must be IP address strings" },
+    ),
+    conns: z.custom<number[]>(
+      (v) => Array.isArray(v) && v.length <= MAX_INGEST_REMOTE_IPS && v.every((x) => Number.isInteger(x) && x >= 0),
+      { message: "must be connection counts" },
+    ),
+  })
+  .refine((r) => r.sample.length === r.ip.length && r.ip.length === r.conns.length, {
+    message: "sample, ip and conns must have the same length",
+  });
+
+const uuid = z.string().uuid();
+
+export const IngestBatchPayload = z
+  .object({
+    organizationId: EntityId,
+    nodeId: uuid,
+    networkId: uuid,
+    /** Per-node monotonic sequence from the agent; with nodeId it is the idempotency key. */
+    batchSeq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    /** Server receive time (authoritative for liveness), epoch ms. */
+    receivedAtMs: z.number().int().positive(),
+    /** Agent clock minus server clock at receipt (from the batch's sentAt), ms. */
+    clockSkewMs: z.number().int(),
+    agentVersion: z.string().min(1).max(32),
+    clientVersion: z.string().max(256).nullable(),
+    samples: IngestSampleColumns,
+    remoteIps: IngestRemoteIpColumns,
+  })
+  .refine((p) => p.remoteIps.sample.every((i) => i < p.samples.time.length), {
+    message: "remoteIps.sample points past the last sample",
+    path: ["remoteIps", "sample"],
+  });
+export type IngestBatchPayload = z.infer<typeof IngestBatchPayload>;
+
+/** BullMQ job id of a batch: one job per (node, batchSeq), so a replay is never queued twice. */
+export function ingestJobId(nodeId: string, batchSeq: number): string {
+  return `ingest-${nodeId}-${batchSeq}`;
+}
+
+export const ingestQueue = defineQueue({
+  name: "ingest",
+  jobName: "ingest-batch",
+  payload: IngestBatchPayload,
+  jobId: (p: IngestBatchPayload) => ingestJobId(p.nodeId, p.batchSeq),
+  tenantOf: (p: IngestBatchPayload) => p.organizationId,
+  defaultJobOptions: {
+    // 1 s doubling: 12 attempts span about 68 minutes of database outage before a job fails,
+    // and failed jobs are kept a week for inspection and manual retry.
+    attempts: 12,
+    backoff: { type: "exponential", delay: 1_000, jitter: 0.2 },
+    removeOnComplete: { age: 3_600, count: 10_000 },
+    removeOnFail: { age: 7 * 24 * 3_600 },
+  },
+});
+
+/**
+ * Agent-token changes (rotation, revocation) are published here so every ingest process drops its
+ * cached copy at once; the cache TTL (≤ 30 s) is the backstop when a message is missed.
+ */
+export function agentTokenChannel(prefix: string): string {
+  return `${prefix}:agent-tokens:changed`;
+}
+
+export async function publishAgentTokenChange(connection: Redis, prefix: string, tokenPrefix: string): Promise<void> {
+  await connection.publish(agentTokenChannel(prefix), tokenPrefix);
+}

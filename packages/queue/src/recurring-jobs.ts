@@ -1,0 +1,87 @@
+import type { PayloadOf, QueueName } from "./catalog.js";
+import { QUEUE_NAMES } from "./catalog.js";
+import { getQueue, type QueueTarget } from "./get-queue.js";
+import { parsePayload } from "./parse-payload.js";
+
+/**
+ * The one place recurring jobs are declared and registered (BullMQ job schedulers). Schedulers
+ * live in Redis, so registering from every worker replica is idempotent; a scheduler that is no
+ * longer declared here is removed, so renaming one never leaves a ghost behind.
+ */
+export interface RecurringJobSettings {
+  /** Plain-mode storage maintenance period (partitions, retention, rollup refresh). */
+  maintenanceEveryMs: number;
+  /** Public endpoint directory (probe queue); omitted = no directory schedules. */
+  directory?: { probeEveryMs: number; capabilitiesEveryMs: number; rankEveryMs: number };
+}
+
+interface RecurringJob<N extends QueueName = QueueName> {
+  id: string;
+  queue: N;
+  everyMs: number;
+  jobName: string;
+  payload: PayloadOf<N>;
+}
+
+export function listRecurringJobs(settings: RecurringJobSettings): RecurringJob[] {
+  const storage: RecurringJob<"maintenance"> = {
+    id: "maintenance-storage",
+    queue: "maintenance",
+    everyMs: settings.maintenanceEveryMs,
+    jobName: "maintenance-storage",
+    payload: { task: "storage" },
+  };
+  const d = settings.directory;
+  if (!d) return [storage];
+  const directory: Array<RecurringJob<"probe">> = [
+    {
+      id: "directory-probe-round",
+      queue: "probe",
+      everyMs: d.probeEveryMs,
+      jobName: "probe-round",
+      payload: { task: "round" },
+    },
+    {
+      id: "directory-capabilities",
+      queue: "probe",
+      everyMs: d.capabilitiesEveryMs,
+      jobName: "probe-capabilities",
+      payload: { task: "capabilities" },
+    },
+    {
+      id: "directory-rank",
+      queue: "probe",
+      everyMs: d.rankEveryMs,
+      jobName: "directory-rank",
+      payload: { task: "rank" },
+    },
+  ];
+  return [storage, ...directory];
+}
+
+export interface RegisteredSchedulers {
+  upserted: string[];
+  removed: string[];
+}
+
+export async function registerRecurringJobs(
+  target: QueueTarget,
+  settings: RecurringJobSettings,
+): Promise<RegisteredSchedulers> {
+  const jobs = listRecurringJobs(settings);
+  const upserted: string[] = [];
+  for (const job of jobs) {
+    const data = parsePayload(job.queue, job.payload);
+    await getQueue(job.queue, target).upsertJobScheduler(job.id, { every: job.everyMs }, { name: job.jobName, data });
+    upserted.push(job.id);
+  }
+  const removed: string[] = [];
+  for (const name of QUEUE_NAMES) {
+    const queue = getQueue(name, target);
+    for (const scheduler of await queue.getJobSchedulers()) {
+      const id = scheduler.key;
+      if (!upserted.includes(id) && (await queue.removeJobScheduler(id))) removed.push(id);
+    }
+  }
+  return { upserted, removed };
+}

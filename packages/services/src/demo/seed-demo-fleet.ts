@@ -1,0 +1,96 @@
+import { AppError } from "@rpcpulse/config";
+import { findOrganizationOwner, listOrganizationNodeRows } from "@rpcpulse/db";
+import { API_FAMILIES, NETWORKS } from "@rpcpulse/domain";
+import { z } from "zod";
+import type { ServiceContext, ServiceDeps } from "../context.js";
+import { rotateAgentToken, type AgentTokenDeps } from "../agent-tokens/index.js";
+import { enrollNode } from "../nodes/index.js";
+
+/** One simulated node of the demo fleet, as simnet's config file describes it. */
+export const DemoNodeSpec = z.object({
+  name: z.string().min(1).max(64),
+  family: z.enum(API_FAMILIES),
+  network: z.enum(NETWORKS.map((n) => n.slug) as [string, ...string[]]),
+  port: z.number().int().min(1).max(65_535),
+  clientVersion: z.string().max(200).optional(),
+});
+export type DemoNodeSpec = z.infer<typeof DemoNodeSpec>;
+
+export interface DemoAgent {
+  name: string;
+  nodeId: string;
+  family: DemoNodeSpec["family"];
+  rpcUrl: string;
+  port: number;
+  /** Plaintext agent token, issued (or rotated) by this call: only hashes are stored. */
+  token: string;
+  enrolled: boolean;
+}
+
+/** The client software a node of this family and network runs, for the fleet's client column. */
+function clientOf(spec: DemoNodeSpec): { clientName: string; clientVersion: string | undefined } {
+  const version = spec.clientVersion;
+  if (spec.family === "hive")
+    return { clientName: spec.network === "steem" ? "steemd" : "hived", clientVersion: undefined };
+  if (spec.family === "ethereum") {
+    return {
+      clientName: version?.toLowerCase().startsWith("nethermind") ? "nethermind" : "geth",
+      clientVersion: undefined,
+    };
+  }
+  if (spec.family === "substrate") return { clientName: "polkadot", clientVersion: undefined };
+  return { clientName: "substrate-api-sidecar", clientVersion: undefined };
+}
+
+/**
+ * Enrol the simulated demo nodes in the demo organization (idempotent by node name) and issue
+ * each a fresh agent token, so the quick start can run one agent per node. Demo mode only: the
+ * caller checks DEMO_MODE; this refuses organizations without an owner.
+ */
+export async function seedDemoFleet(
+  deps: ServiceDeps & AgentTokenDeps,
+  input: { organizationSlug: string; nodes: unknown[] },
+): Promise<DemoAgent[]> {
+  const specs = z.array(DemoNodeSpec).max(50).parse(input.nodes);
+  const owner = await findOrganizationOwner(deps.prisma, input.organizationSlug);
+  if (!owner) throw new AppError("NOT_FOUND", `Organization ${input.organizationSlug} does not exist (yet).`);
+  const ctx: ServiceContext = { ...owner, role: "owner" };
+  const existing = new Map((await listOrganizationNodeRows(deps.prisma, owner.organizationId)).map((n) => [n.name, n]));
+  const agents: DemoAgent[] = [];
+  for (const spec of specs) {
+    const rpcUrl = `http://127.0.0.1:${spec.port}`;
+    const found = existing.get(spec.name);
+    if (found) {
+      // Tokens are stored hashed, so a restarted demo gets a new one; the old ones end at once.
+      const issued = await rotateAgentToken(deps, ctx, { nodeId: found.id, overlapMs: 0 });
+      agents.push({
+        name: spec.name,
+        nodeId: found.id,
+        family: spec.family,
+        rpcUrl,
+        port: spec.port,
+        token: issued.token,
+        enrolled: false,
+      });
+      continue;
+    }
+    const { node, issued } = await enrollNode(deps, ctx, {
+      network: spec.network,
+      apiFamily: spec.family,
+      ...clientOf(spec),
+      name: spec.name,
+      localRpcUrl: rpcUrl,
+      region: "local",
+    });
+    agents.push({
+      name: spec.name,
+      nodeId: node.id,
+      family: spec.family,
+      rpcUrl,
+      port: spec.port,
+      token: issued.token,
+      enrolled: true,
+    });
+  }
+  return agents;
+}

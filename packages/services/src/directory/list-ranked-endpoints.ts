@@ -1,0 +1,109 @@
+import { AppError } from "@rpcpulse/config";
+import { ALL_REGIONS, listRankedRows, type RankedListRow, type RankingKey, type SqlClient } from "@rpcpulse/db";
+import { findNetwork } from "@rpcpulse/domain";
+import { SCORING } from "@rpcpulse/prober";
+import { z } from "zod";
+import { presentRankedRow } from "./present.js";
+import { DirectoryCapability, DirectoryWindow, type RankedListResponse } from "./schemas.js";
+
+export const ListRankedEndpointsInput = z
+  .object({
+    network: z.string().min(1).max(64),
+    region: z
+      .string()
+      .regex(/^[a-z0-9-]{1,64}$/, "lowercase letters, digits and '-'")
+      .default(ALL_REGIONS),
+    capabilities: z.array(DirectoryCapability).max(8).default([]),
+    minScore: z.number().min(0).max(100).default(0),
+    window: DirectoryWindow.default("24h"),
+  })
+  .strict();
+export type ListRankedEndpointsInput = z.input<typeof ListRankedEndpointsInput>;
+
+/**
+ * In-process memo of the snapshot per (network, window, region): fresh for MEMO_FRESH_MS, then served
+ * stale (up to MEMO_STALE_MS) while one background refresh reads the database, so no request waits on
+ * it after the first. Filtered answers are memoised per full query key for as long as their base is.
+ */
+const MEMO_FRESH_MS = 5_000;
+const MEMO_STALE_MS = 60_000;
+type Base = { rows: RankedListRow[]; at: number };
+interface Memo {
+  bases: Map<string, { at: number; value: Promise<Base>; refreshing: boolean }>;
+  answers: Map<string, { base: Base; value: RankedListResponse }>;
+}
+const memos = new WeakMap<object, Memo>();
+
+function memoOf(sql: SqlClient): Memo {
+  let memo = memos.get(sql);
+  if (!memo) memos.set(sql, (memo = { bases: new Map(), answers: new Map() }));
+  return memo;
+}
+
+function loadBase(sql: SqlClient, memo: Memo, key: RankingKey, now: number): Promise<Base> {
+  const id = `${key.network}|${key.window}|${key.region}`;
+  const hit = memo.bases.get(id);
+  if (hit && now - hit.at < MEMO_FRESH_MS) return hit.value;
+  if (hit && now - hit.at < MEMO_STALE_MS) {
+    if (!hit.refreshing) {
+      hit.refreshing = true;
+      const next = listRankedRows(sql, key).then((rows) => ({ rows, at: now }));
+      next.then(
+        () => memo.bases.set(id, { at: now, value: next, refreshing: false }),
+        () => (hit.refreshing = false),
+      );
+    }
+    return hit.value;
+  }
+  const value = listRankedRows(sql, key).then((rows) => ({ rows, at: now }));
+  memo.bases.set(id, { at: now, value, refreshing: false });
+  value.catch(() => memo.bases.delete(id));
+  if (memo.bases.size > 1_000) memo.bases.delete(memo.bases.keys().next().value as string);
+  return value;
+}
+
+/**
+ * The ranked list of a network for one window and region, filtered by capabilities and minimum score.
+ * Reads the snapshot the ranking job writes (one indexed query), memoised as above.
+ */
+export async function listRankedEndpoints(
+  deps: { sql: SqlClient; now?: () => Date },
+  input: ListRankedEndpointsInput,
+): Promise<RankedListResponse> {
+  const q = ListRankedEndpointsInput.parse(input);
+  if (!findNetwork(q.network)) throw new AppError("NOT_FOUND", `Unknown network "${q.network}".`);
+  const now = deps.now?.() ?? new Date();
+  const memo = memoOf(deps.sql);
+  const base = await loadBase(
+    deps.sql,
+    memo,
+    { network: q.network, window: q.window, region: q.region },
+    now.getTime(),
+  );
+  const key = JSON.stringify([q.network, q.region, [...q.capabilities].sort(), q.minScore, q.window]);
+  const answer = memo.answers.get(key);
+  if (answer && answer.base === base) return answer.value;
+  const value = presentList(base.rows, q, now);
+  memo.answers.set(key, { base, value });
+  if (memo.answers.size > 5_000) memo.answers.delete(memo.answers.keys().next().value as string);
+  return value;
+}
+
+function presentList(
+  rows: readonly RankedListRow[],
+  q: z.output<typeof ListRankedEndpointsInput>,
+  now: Date,
+): RankedListResponse {
+  const endpoints = rows
+    .map((r) => presentRankedRow(r, now))
+    .filter((e) => e.score >= q.minScore && q.capabilities.every((c) => e.capabilities[c]));
+  const updatedAt = rows.reduce<Date | null>((m, r) => (m === null || r.updatedAt > m ? r.updatedAt : m), null);
+  return {
+    network: q.network,
+    window: q.window,
+    region: q.region,
+    scoringVersion: SCORING.version,
+    updatedAt: updatedAt?.toISOString() ?? null,
+    endpoints,
+  };
+}

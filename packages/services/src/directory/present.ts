@@ -1,0 +1,80 @@
+import type { RankedListRow } from "@rpcpulse/db";
+import type { RankedEndpoint } from "./schemas.js";
+
+/** A node running our agent, with this public URL, pushed this recently: "operator verified". */
+export const OPERATOR_VERIFIED_MAX_AGE_MS = 15 * 60_000;
+
+export function isOperatorVerified(seenAt: Date | null, now: Date): boolean {
+  return seenAt !== null && now.getTime() - seenAt.getTime() <= OPERATOR_VERIFIED_MAX_AGE_MS;
+}
+
+function num(value: unknown): number | null {
+  return typeof value === "number" && Number.isFinite(value) ? value : null;
+}
+
+type Caps = NonNullable<RankedListRow["capabilities"]>;
+
+/** Capability flags as the list shows them: true only when the last check saw it work. */
+export function capabilityFlags(caps: Caps | null): RankedEndpoint["capabilities"] {
+  const m = caps?.methods ?? {};
+  return {
+    archive: caps?.archive === true,
+    websocket: caps?.websocket === true,
+    trace: m.trace === true,
+    debug: m.debug === true,
+    batch: caps?.batch === true,
+    cors: caps?.cors === true,
+    logs: caps?.logsMaxRange != null && caps.logsMaxRange > 0,
+  };
+}
+
+/** Beacon-style features: supported method groups, then capability flags. */
+export function featuresOf(caps: Caps | null): string[] {
+  if (!caps) return [];
+  const groups = Object.entries(caps.methods)
+    .filter(([, v]) => v === true)
+    .map(([k]) => k)
+    .sort();
+  const flags = Object.entries(capabilityFlags(caps))
+    .filter(([, v]) => v)
+    .map(([k]) => k);
+  return [...new Set([...groups, ...flags])];
+}
+
+export function presentRankedRow(row: RankedListRow, now: Date): RankedEndpoint {
+  const c = row.components;
+  const uptime = (c.uptime ?? {}) as Record<string, unknown>;
+  const components: Record<string, number | null> = {};
+  for (const key of ["availability", "lag", "latency", "errors", "capabilities"]) components[key] = num(c[key]);
+  const updatedAt = row.updatedAt.toISOString();
+  const caps = row.capabilities;
+  return {
+    id: row.endpointId,
+    url: row.url,
+    wsUrl: caps?.websocket ? caps.wsUrl : null,
+    name: row.name,
+    provider: row.provider,
+    family: row.family,
+    status: row.listingStatus,
+    health: row.scoreStatus as RankedEndpoint["health"],
+    rank: row.rank,
+    score: Math.round(row.score * 100) / 100,
+    components,
+    latency: { p50Ms: row.p50Ms, p95Ms: row.p95Ms },
+    lagBlocks: row.lagBlocks,
+    headRegressions: row.headRegressions,
+    uptime: { h24: num(uptime.h24), d7: num(uptime.d7), d30: num(uptime.d30) },
+    samples: row.samples,
+    capabilities: capabilityFlags(caps),
+    capabilitiesCheckedAt: caps ? caps.checkedAt.toISOString() : null,
+    clientVersion: caps?.clientVersion ?? null,
+    operatorVerified: isOperatorVerified(row.verifiedSeenAt, now),
+    updatedAt,
+    endpoint: row.url,
+    version: caps?.clientVersion ?? null,
+    success: row.okSamples,
+    fail: num(c.consecutiveFailures) ?? 0,
+    features: featuresOf(caps),
+    updated_at: updatedAt,
+  };
+}

@@ -1,0 +1,4 @@
+export * from "./accept-agent-batch.js";
+export * from "./ingest-writer.js";
+export * from "./network-heads.js";
+export * from "./normalise-agent-batch.js";

@@ -1,0 +1,190 @@
+import { getFleetOverview as queryFleetOverview, type SqlClient } from "@rpcpulse/db";
+import { NETWORKS } from "@rpcpulse/domain";
+import { z } from "zod";
+import type { ServiceContext } from "../context.js";
+import { computeNodeStatus, NODE_STATUSES, type NodeStatus } from "./node-status.js";
+
+export const FLEET_SORT_KEYS = [
+  "name",
+  "status",
+  "network",
+  "client",
+  "lag",
+  "headAge",
+  "p50",
+  "p95",
+  "connections",
+  "timeWait",
+  "lastSeen",
+  "agent",
+] as const;
+export type FleetSortKey = (typeof FLEET_SORT_KEYS)[number];
+
+/** The overview's URL search params; anything unknown falls back to the default (never an error). */
+export const FleetQuery = z.object({
+  sort: z.enum(FLEET_SORT_KEYS).catch("name"),
+  dir: z.enum(["asc", "desc"]).catch("asc"),
+  network: z
+    .string()
+    .max(64)
+    .optional()
+    .catch(undefined)
+    .transform((v) => (v && NETWORKS.some((n) => n.slug === v) ? v : undefined)),
+  status: z.enum(NODE_STATUSES).optional().catch(undefined),
+  q: z
+    .string()
+    .max(100)
+    .optional()
+    .catch(undefined)
+    .transform((v) => v?.trim() || undefined),
+});
+export type FleetQuery = z.infer<typeof FleetQuery>;
+
+export interface FleetRow {
+  id: string;
+  name: string;
+  status: NodeStatus;
+  networkSlug: string;
+  networkName: string;
+  chainName: string;
+  clientName: string;
+  clientVersion: string | null;
+  region: string | null;
+  lagBlocks: number | null;
+  /** As of `now`: newest head time's age. */
+  headAgeMs: number | null;
+  latencyP50Ms: number | null;
+  latencyP95Ms: number | null;
+  connections: number | null;
+  timeWait: number | null;
+  lastSeenAt: Date | null;
+  agentVersion: string | null;
+}
+
+export interface FleetOverview {
+  now: Date;
+  query: FleetQuery;
+  /** Nodes after filter and sort. */
+  rows: FleetRow[];
+  /** Counts over the whole organization (not the filter). */
+  summary: Record<NodeStatus, number> & { total: number };
+  /** Networks the organization has nodes on (for the filter). */
+  networks: { slug: string; name: string }[];
+}
+
+/** Latency percentiles on the overview cover the last 15 minutes of 1-minute rollups. */
+export const FLEET_LATENCY_WINDOW_MS = 15 * 60_000;
+
+function laterOf(a: Date | null, b: Date | null): Date | null {
+  if (!a) return b;
+  if (!b) return a;
+  return a.getTime() >= b.getTime() ? a : b;
+}
+
+const STATUS_ORDER: Record<NodeStatus, number> = { down: 0, lagging: 1, waiting: 2, up: 3 };
+
+function sortValue(row: FleetRow, key: FleetSortKey): string | number | null {
+  switch (key) {
+    case "name":
+      return row.name.toLowerCase();
+    case "status":
+      return STATUS_ORDER[row.status];
+    case "network":
+      return row.networkName.toLowerCase();
+    case "client":
+      return `${row.clientName} ${row.clientVersion ?? ""}`.toLowerCase();
+    case "lag":
+      return row.lagBlocks;
+    case "headAge":
+      return row.headAgeMs;
+    case "p50":
+      return row.latencyP50Ms;
+    case "p95":
+      return row.latencyP95Ms;
+    case "connections":
+      return row.connections;
+    case "timeWait":
+      return row.timeWait;
+    case "lastSeen":
+      return row.lastSeenAt?.getTime() ?? null;
+    case "agent":
+      return row.agentVersion;
+  }
+}
+
+/** Sort by `key`; empty values always last, ties by name. */
+export function sortFleetRows(rows: FleetRow[], key: FleetSortKey, dir: "asc" | "desc"): FleetRow[] {
+  const sign = dir === "asc" ? 1 : -1;
+  return [...rows].sort((a, b) => {
+    const va = sortValue(a, key);
+    const vb = sortValue(b, key);
+    if (va !== vb) {
+      if (va === null) return 1;
+      if (vb === null) return -1;
+      return (va < vb ? -1 : 1) * sign;
+    }
+    return a.name.localeCompare(b.name);
+  });
+}
+
+/**
+ * Every node of the context's organization with its status and newest telemetry, filtered and
+ * sorted as the URL asks. Any member may read it.
+ */
+export async function getFleetOverview(
+  deps: { sql: SqlClient },
+  ctx: ServiceContext,
+  input: { query: Record<string, unknown>; now?: Date },
+): Promise<FleetOverview> {
+  const query = FleetQuery.parse(input.query);
+  const now = input.now ?? new Date();
+  const raw = await queryFleetOverview(deps.sql, {
+    organizationId: ctx.organizationId,
+    latencySince: new Date(now.getTime() - FLEET_LATENCY_WINDOW_MS),
+  });
+  const summary = { total: raw.length, up: 0, lagging: 0, down: 0, waiting: 0 };
+  const networks = new Map<string, string>();
+  const all: FleetRow[] = raw.map((r) => {
+    const lastSeenAt = laterOf(r.sampleTime, r.lastSeenAt);
+    const headAgeMs = r.headTime ? Math.max(0, now.getTime() - r.headTime.getTime()) : r.headAgeMs;
+    const status = computeNodeStatus(
+      { lastSeenAt, lagBlocks: r.lagBlocks, headAgeMs, syncing: r.syncing, blockIntervalMs: r.blockIntervalMs },
+      now,
+    );
+    summary[status]++;
+    networks.set(r.networkSlug, r.networkName);
+    return {
+      id: r.id,
+      name: r.name,
+      status,
+      networkSlug: r.networkSlug,
+      networkName: r.networkName,
+      chainName: r.chainName,
+      clientName: r.clientName,
+      clientVersion: r.clientVersion,
+      region: r.region,
+      lagBlocks: r.lagBlocks,
+      headAgeMs,
+      latencyP50Ms: r.latencyP50Ms,
+      latencyP95Ms: r.latencyP95Ms,
+      connections: r.tcpEstablished,
+      timeWait: r.tcpTimeWait,
+      lastSeenAt,
+      agentVersion: r.agentVersion,
+    };
+  });
+  const needle = query.q?.toLowerCase();
+  const filtered = all.filter(
+    (r) =>
+      (!query.network || r.networkSlug === query.network) &&
+      (!query.status || r.status === query.status) &&
+      (!needle || r.name.toLowerCase().includes(needle)),
+  );
+  return {
+    now,
+    query,
+    rows: sortFleetRows(filtered, query.sort, query.dir),
+    summary,
+    networks: [...networks].map(([slug, name]) => ({ slug, name })).sort((a, b) => a.name.localeCompare(b.name)),
+  };
+}

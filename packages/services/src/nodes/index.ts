@@ -1,0 +1,5 @@
+export * from "./node-status.js";
+export * from "./node-input.js";
+export * from "./manage-nodes.js";
+export * from "./get-fleet-overview.js";
+export * from "./get-node-metrics.js";

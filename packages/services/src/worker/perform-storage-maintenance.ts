@@ -1,0 +1,58 @@
+import { getStorageMode, refreshRollups, runStorageMaintenance, type SqlClient } from "@rpcpulse/db";
+import { z } from "zod";
+
+export const PerformStorageMaintenanceInput = z.object({
+  task: z.literal("storage"),
+  now: z.date(),
+  /**
+   * Closed rollup buckets inside [now - lookback, now) are (re)computed, so samples that arrived
+   * late (agent buffer replay) still reach the rollups. Default 3 hours.
+   */
+  rollupLookbackMinutes: z
+    .number()
+    .int()
+    .min(1)
+    .max(7 * 24 * 60)
+    .default(180),
+});
+export type PerformStorageMaintenanceInput = z.input<typeof PerformStorageMaintenanceInput>;
+
+export type StorageMaintenanceResult =
+  | { mode: "timescale"; note: string }
+  | {
+      mode: "plain";
+      summary: { partitionsCreated: number; partitionsDropped: number; otherActions: number; rollupBuckets: number };
+      window: { from: string; to: string };
+    };
+
+/**
+ * Storage upkeep for plain-PostgreSQL mode: create partitions ahead, drop expired ones, then
+ * refresh closed rollup buckets of the lookback window. Idempotent, so a retried or overlapping
+ * run changes nothing. Under TimescaleDB its own policies do all of this; the job only says so.
+ */
+export async function performStorageMaintenance(
+  deps: { sql: SqlClient },
+  rawInput: PerformStorageMaintenanceInput,
+): Promise<StorageMaintenanceResult> {
+  const input = PerformStorageMaintenanceInput.parse(rawInput);
+  const mode = await getStorageMode(deps.sql);
+  if (mode === "timescale") {
+    return { mode, note: "timescale mode: TimescaleDB policies handle partitions, retention and rollups" };
+  }
+  const { actions } = await runStorageMaintenance(deps.sql, input.now);
+  const from = new Date(input.now.getTime() - input.rollupLookbackMinutes * 60_000);
+  const { rollups } = await refreshRollups(deps.sql, { from, to: input.now }, input.now);
+  const count = (action: string) => actions.filter((a) => a.action === action).length;
+  const partitionsCreated = count("create_partition");
+  const partitionsDropped = count("drop_partition");
+  return {
+    mode,
+    summary: {
+      partitionsCreated,
+      partitionsDropped,
+      otherActions: actions.length - partitionsCreated - partitionsDropped,
+      rollupBuckets: rollups.reduce((sum, r) => sum + (r.buckets ?? 0), 0),
+    },
+    window: { from: from.toISOString(), to: input.now.toISOString() },
+  };
+}

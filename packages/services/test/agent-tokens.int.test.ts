@@ -1,0 +1,170 @@
+// Agent token lifecycle against a fresh PostgreSQL database: issue, verify, rotate with overlap,
+// revoke, lastUsedAt throttling, tenant scoping, and no plaintext anywhere in the database.
+import assert from "node:assert/strict";
+import { randomBytes } from "node:crypto";
+import { after, before, describe, it } from "node:test";
+import { AppError } from "@rpcpulse/config";
+import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import {
+  createAgentToken,
+  createAgentTokenVerifier,
+  listAgentTokens,
+  parseAgentToken,
+  revokeAgentToken,
+  rotateAgentToken,
+  type ServiceContext,
+} from "../src/index.js";
+
+async function seedOrgNode(db: TestDatabase) {
+  const orgId = `org_${randomBytes(6).toString("hex")}`;
+  await db.pool.query("INSERT INTO organizations (id, name, slug) VALUES ($1, $1, $1)", [orgId]);
+  const { rows } = await db.pool.query<{ id: string }>(
+    `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url)
+     SELECT $1, id, 'hive', 'hived', 'n1', 'http://127.0.0.1:8091' FROM networks WHERE slug = 'hive' RETURNING id`,
+    [orgId],
+  );
+  const ctx: ServiceContext = { userId: "u", organizationId: orgId, organizationSlug: orgId, role: "admin" };
+  return { ctx, nodeId: rows[0]!.id };
+}
+
+async function rejectsWith(promise: Promise<unknown>, code: string) {
+  await assert.rejects(promise, (e: unknown) => e instanceof AppError && e.code === code);
+}
+
+describe("agent tokens (real PostgreSQL)", () => {
+  let db: TestDatabase;
+  before(async () => {
+    db = await createTestDatabase();
+    // DROP DATABASE ... WITH (FORCE) at the end terminates idle sessions; that is expected.
+    db.pool.on("error", () => undefined);
+  });
+  after(async () => {
+    await db.drop();
+  });
+
+  it("issues rpa_<prefix>_<secret> with 32 random bytes, stores only a SHA-256 of the secret", async () => {
+    const { ctx, nodeId } = await seedOrgNode(db);
+    const issued = await createAgentToken({ sql: db.pool }, ctx, { nodeId });
+    const parts = parseAgentToken(issued.token);
+    assert.ok(parts, issued.token.replace(/_[^_]+$/, "_…"));
+    assert.equal(Buffer.from(parts.secret, "base64url").length, 32);
+    // Every text value of every table: neither the token nor its secret appears anywhere.
+    const tables = await db.pool.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE'",
+    );
+    let scanned = 0;
+    for (const { table_name } of tables.rows) {
+      const { rows } = await db.pool.query<{ t: string }>(`SELECT t::text AS t FROM "${table_name}" t`);
+      for (const row of rows) {
+        scanned++;
+        assert.equal(row.t.includes(parts.secret), false, `secret found in ${table_name}`);
+      }
+    }
+    assert.ok(scanned > 0);
+    const stored = await db.pool.query<{ secret_hash: string; prefix: string }>(
+      "SELECT secret_hash, prefix FROM agent_tokens WHERE id = $1",
+      [issued.record.id],
+    );
+    assert.match(stored.rows[0]!.secret_hash, /^sha256:[0-9a-f]{64}$/);
+    assert.equal(stored.rows[0]!.prefix, parts.prefix);
+    // Listing shows metadata only.
+    const listed = await listAgentTokens({ sql: db.pool }, ctx, { nodeId });
+    assert.equal(listed.length, 1);
+    assert.equal(JSON.stringify(listed).includes("sha256"), false);
+  });
+
+  it("verifies the token and refuses a wrong secret or an unknown prefix", async () => {
+    const { ctx, nodeId } = await seedOrgNode(db);
+    const issued = await createAgentToken({ sql: db.pool }, ctx, { nodeId });
+    const verifier = createAgentTokenVerifier({ sql: db.pool });
+    const identity = await verifier.verify(issued.token);
+    assert.equal(identity.nodeId, nodeId);
+    assert.equal(identity.organizationId, ctx.organizationId);
+    const wrong = issued.token.slice(0, -4) + (issued.token.endsWith("AAAA") ? "BBBB" : "AAAA");
+    await rejectsWith(verifier.verify(wrong), "UNAUTHENTICATED");
+    await rejectsWith(verifier.verify(`rpa_${"f".repeat(16)}_${"x".repeat(43)}`), "UNAUTHENTICATED");
+  });
+
+  it("rotation keeps the old token valid until the end of the overlap, then only the new one works", async () => {
+    const { ctx, nodeId } = await seedOrgNode(db);
+    const old = await createAgentToken({ sql: db.pool }, ctx, { nodeId });
+    let clock = Date.now();
+    const verifier = createAgentTokenVerifier({ sql: db.pool }, { ttlMs: 0, now: () => clock });
+    const rotated = await rotateAgentToken({ sql: db.pool }, ctx, {
+      nodeId,
+      overlapMs: 3_600_000,
+      now: new Date(clock),
+    });
+    assert.equal(rotated.expiringPrefixes, 1);
+    assert.equal((await verifier.verify(old.token)).nodeId, nodeId);
+    assert.equal((await verifier.verify(rotated.token)).nodeId, nodeId);
+    clock += 3_600_000 + 1;
+    await rejectsWith(verifier.verify(old.token), "UNAUTHENTICATED");
+    assert.equal((await verifier.verify(rotated.token)).nodeId, nodeId);
+  });
+
+  it("revocation: refused at once after invalidate(), and within the cache TTL without it", async () => {
+    const { ctx, nodeId } = await seedOrgNode(db);
+    const issued = await createAgentToken({ sql: db.pool }, ctx, { nodeId });
+    let clock = Date.now();
+    const verifier = createAgentTokenVerifier({ sql: db.pool }, { ttlMs: 30_000, now: () => clock });
+    const notified: string[] = [];
+    await verifier.verify(issued.token);
+    await revokeAgentToken({ sql: db.pool, notifyChanged: async (p) => void notified.push(p) }, ctx, {
+      tokenId: issued.record.id,
+    });
+    assert.deepEqual(notified, [parseAgentToken(issued.token)!.prefix]);
+    // Without the notification the cached entry lives until the TTL (≤ 30 s) ...
+    clock += 29_000;
+    await verifier.verify(issued.token);
+    clock += 1_001;
+    await rejectsWith(verifier.verify(issued.token), "UNAUTHENTICATED");
+    // ... and with it, at once.
+    const second = await createAgentToken({ sql: db.pool }, ctx, { nodeId });
+    await verifier.verify(second.token);
+    await revokeAgentToken({ sql: db.pool, notifyChanged: async (p) => verifier.invalidate(p) }, ctx, {
+      tokenId: second.record.id,
+    });
+    await rejectsWith(verifier.verify(second.token), "UNAUTHENTICATED");
+  });
+
+  it("writes lastUsedAt at most once a minute", async () => {
+    const { ctx, nodeId } = await seedOrgNode(db);
+    const issued = await createAgentToken({ sql: db.pool }, ctx, { nodeId });
+    const t0 = Date.now();
+    let clock = t0;
+    const verifier = createAgentTokenVerifier({ sql: db.pool }, { ttlMs: 0, now: () => clock });
+    const lastUsed = async () => {
+      await new Promise((r) => setTimeout(r, 50)); // the write is fire-and-forget
+      const { rows } = await db.pool.query<{ t: Date | null }>(
+        "SELECT last_used_at AS t FROM agent_tokens WHERE id = $1",
+        [issued.record.id],
+      );
+      return rows[0]!.t?.getTime() ?? null;
+    };
+    await verifier.verify(issued.token);
+    assert.equal(await lastUsed(), t0);
+    clock = t0 + 30_000;
+    await verifier.verify(issued.token);
+    assert.equal(await lastUsed(), t0);
+    clock = t0 + 61_000;
+    await verifier.verify(issued.token);
+    assert.equal(await lastUsed(), t0 + 61_000);
+  });
+
+  it("keeps organizations apart: another org cannot list, issue, rotate or revoke a node's tokens", async () => {
+    const a = await seedOrgNode(db);
+    const b = await seedOrgNode(db);
+    const issued = await createAgentToken({ sql: db.pool }, a.ctx, { nodeId: a.nodeId });
+    await rejectsWith(listAgentTokens({ sql: db.pool }, b.ctx, { nodeId: a.nodeId }), "NOT_FOUND");
+    await rejectsWith(createAgentToken({ sql: db.pool }, b.ctx, { nodeId: a.nodeId }), "NOT_FOUND");
+    await rejectsWith(rotateAgentToken({ sql: db.pool }, b.ctx, { nodeId: a.nodeId }), "NOT_FOUND");
+    await rejectsWith(revokeAgentToken({ sql: db.pool }, b.ctx, { tokenId: issued.record.id }), "NOT_FOUND");
+    await rejectsWith(
+      createAgentToken({ sql: db.pool }, { ...a.ctx, role: "viewer" }, { nodeId: a.nodeId }),
+      "FORBIDDEN",
+    );
+    const verifier = createAgentTokenVerifier({ sql: db.pool });
+    assert.equal((await verifier.verify(issued.token)).organizationId, a.ctx.organizationId);
+  });
+});
