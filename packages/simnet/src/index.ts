@@ -1,0 +1,146 @@
+import type { ApiFamily } from "@rpcpulse/domain";
+import { systemClock, type Clock } from "./clock.js";
+import { parseSimnetConfig, type ErrorKind, type SimnetConfig, type SimnetConfigInput } from "./config.js";
+import { EthereumFamily } from "./families/ethereum.js";
+import { HiveFamily } from "./families/hive.js";
+import { SidecarFamily } from "./families/sidecar.js";
+import { SubstrateFamily } from "./families/substrate.js";
+import { loadRuntimeSnapshot, type RuntimeSnapshot } from "./families/substrate-runtime.js";
+import type { Family } from "./families/types.js";
+import type { LatencySpec } from "./latency.js";
+import { ChainNetwork } from "./network.js";
+import { startNodeServer } from "./server.js";
+import { SimNode } from "./sim-node.js";
+
+export { ManualClock, systemClock, type Clock } from "./clock.js";
+export {
+  parseSimnetConfig,
+  simnetConfigSchema,
+  ERROR_KINDS,
+  type SimnetConfig,
+  type SimnetConfigInput,
+  type NodeConfig,
+  type ErrorKind,
+} from "./config.js";
+export type { LatencySpec } from "./latency.js";
+export { ChainNetwork } from "./network.js";
+
+/** A running simulated node: where to reach it and the knobs to turn while it runs. */
+export interface SimnetNodeHandle {
+  name: string;
+  family: ApiFamily;
+  network: string;
+  url: string;
+  /** null when the node has no WebSocket. */
+  wsUrl: string | null;
+  port: number;
+  /** Height this node reports now (ignoring headFlap). */
+  head(): number;
+  setStalled(stalled: boolean): void;
+  setLag(blocks: number): void;
+  setErrorRate(rate: number, kind?: ErrorKind): void;
+  setSyncing(syncing: boolean): void;
+  setPeers(peers: number): void;
+  setLatency(latency: LatencySpec): void;
+  setMissingMethods(methods: readonly string[]): void;
+  close(): Promise<void>;
+}
+
+export interface Simnet {
+  config: SimnetConfig;
+  nodes: SimnetNodeHandle[];
+  networks: Map<string, ChainNetwork>;
+  /** The node called `name`; throws when there is none. */
+  node(name: string): SimnetNodeHandle;
+  close(): Promise<void>;
+}
+
+export interface StartSimnetOptions {
+  /** Time source of every network (default: the system clock). */
+  clock?: Clock;
+}
+
+function createFamily(
+  family: ApiFamily,
+  network: ChainNetwork,
+  node: SimNode,
+  runtime: RuntimeSnapshot | undefined,
+): Family {
+  switch (family) {
+    case "hive":
+      return new HiveFamily(network, node.config.irreversibleLagBlocks);
+    case "ethereum":
+      return new EthereumFamily(network, node.config.clientVersion);
+    case "substrate":
+      return new SubstrateFamily(network, runtime, node.config.clientVersion);
+    case "sidecar":
+      return new SidecarFamily(network, node.config.clientVersion);
+  }
+}
+
+/** Start every node of a config (validated here) on 127.0.0.1. */
+export async function startSimnet(
+  input: SimnetConfigInput | SimnetConfig,
+  options: StartSimnetOptions = {},
+): Promise<Simnet> {
+  const config = parseSimnetConfig(input);
+  const clock = options.clock ?? systemClock;
+  const anchorTimeMs = config.anchorTime ? Date.parse(config.anchorTime) : undefined;
+  const networks = new Map<string, ChainNetwork>();
+  const runtimes = new Map<string, RuntimeSnapshot | undefined>();
+  const handles: SimnetNodeHandle[] = [];
+  try {
+    for (const nodeConfig of config.nodes) {
+      let network = networks.get(nodeConfig.network);
+      if (!network) {
+        network = new ChainNetwork({
+          slug: nodeConfig.network,
+          seed: config.seed,
+          clock,
+          anchorTimeMs,
+          anchorHeight: config.networks[nodeConfig.network]?.anchorHeight,
+        });
+        networks.set(nodeConfig.network, network);
+      }
+      if (nodeConfig.family === "substrate" && !runtimes.has(network.slug))
+        runtimes.set(network.slug, await loadRuntimeSnapshot(network));
+      const node = new SimNode(nodeConfig, network, config.seed);
+      const family = createFamily(nodeConfig.family, network, node, runtimes.get(network.slug));
+      const websocket = nodeConfig.websocket ?? (nodeConfig.family === "ethereum" || nodeConfig.family === "substrate");
+      const server = await startNodeServer({ node, family, websocket, headPollMs: config.headPollMs });
+      handles.push({
+        name: nodeConfig.name,
+        family: nodeConfig.family,
+        network: nodeConfig.network,
+        url: server.url,
+        wsUrl: server.wsUrl,
+        port: server.port,
+        head: () => node.currentHead(),
+        setStalled: (v) => node.setStalled(v),
+        setLag: (n) => node.setLag(n),
+        setErrorRate: (r, k) => node.setErrorRate(r, k),
+        setSyncing: (v) => node.setSyncing(v),
+        setPeers: (n) => node.setPeers(n),
+        setLatency: (l) => node.setLatency(l),
+        setMissingMethods: (m) => node.setMissingMethods(m),
+        close: () => server.close(),
+      });
+    }
+  } catch (error) {
+    await Promise.all(handles.map((h) => h.close()));
+    throw error;
+  }
+  return {
+    config,
+    nodes: handles,
+    networks,
+    node(name) {
+      const found = handles.find((h) => h.name === name);
+      if (!found) throw new Error(`no simnet node named ${name}`);
+      return found;
+    },
+    async close() {
+      await Promise.all(handles.map((h) => h.close()));
+    },
+  };
+}
