@@ -1,0 +1,8 @@
+export * from "./types.js";
+export { probeEndpoint, type ProbeOptions } from "./probe-endpoint.js";
+export { checkCapabilities, websocketUrlOf, type CapabilityOptions } from "./capabilities.js";
+export { checkCors, CORS_TEST_ORIGIN } from "./cors-check.js";
+export { checkWebSocket, type WebSocketCheckOptions } from "./websocket-check.js";
+export { createProbeScheduler, type ProbeScheduler, type ProbeSchedulerOptions, type RoundStats } from "./scheduler.js";
+export { CallError, callJsonRpc, callJsonRpcBatch, isMethodMissing, toBlockNumber } from "./rpc.js";
+export { FAMILY_ADAPTERS, LOGS_RANGES, SIDECAR_ROUTES, SUBSTRATE_GROUPS, SYSTEM_NUMBER_KEY } from "./families/index.js";

@@ -1,0 +1,6 @@
+export * from "./errors.js";
+export * from "./ip-policy.js";
+export * from "./url-policy.js";
+export * from "./safe-lookup.js";
+export * from "./http-client.js";
+export * from "./safe-websocket.js";
