@@ -1,0 +1,145 @@
+import { z } from "zod";
+import { API_FAMILIES } from "@rpcpulse/domain";
+
+/**
+ * One validator per setting, shared by the three sources (config file, RPCPULSE_* variables,
+ * flags) so a value means the same wherever it is given. Flags and variables are strings; the
+ * JSON file may also use numbers, booleans and arrays.
+ */
+
+const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/;
+
+export function parseDurationMs(value: string | number): number | null {
+  if (typeof value === "number") return Number.isFinite(value) ? value * 1000 : null;
+  const m = DURATION.exec(value.trim());
+  if (!m) return null;
+  const n = Number(m[1]);
+  const unit = m[2] ?? "s";
+  return Math.round(
+    n * (unit === "ms" ? 1 : unit === "s" ? 1000 : unit === "m" ? 60_000 : unit === "h" ? 3_600_000 : 86_400_000),
+  );
+}
+
+const duration = (minMs: number, maxMs: number) =>
+  z.union([z.number(), z.string()]).transform((v, ctx) => {
+    const ms = parseDurationMs(v);
+    if (ms === null) {
+      ctx.addIssue({
+        code: "custom",
+        message: `expected a duration like 10, 10s, 500ms or 1m (seconds when no unit), got ${JSON.stringify(v)}`,
+      });
+      return z.NEVER;
+    }
+    if (ms < minMs || ms > maxMs) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be between ${minMs / 1000}s and ${maxMs / 1000}s, got ${JSON.stringify(v)}`,
+      });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+const intIn = (min: number, max: number) =>
+  z.union([z.number(), z.string()]).transform((v, ctx) => {
+    const n = typeof v === "number" ? v : /^\s*-?\d+\s*$/.test(v) ? Number(v) : Number.NaN;
+    if (!Number.isInteger(n) || n < min || n > max) {
+      ctx.addIssue({ code: "custom", message: `expected an integer from ${min} to ${max}, got ${JSON.stringify(v)}` });
+      return z.NEVER;
+    }
+    return n;
+  });
+
+const list = (v: string | readonly unknown[]): unknown[] =>
+  typeof v === "string"
+    ? v
+        .split(",")
+        .map((s) => s.trim())
+        .filter((s) => s !== "")
+    : [...v];
+
+const ports = z.union([z.string(), z.array(z.union([z.number(), z.string()]))]).transform((v, ctx) => {
+  const items = list(v);
+  const out: number[] = [];
+  for (const item of items) {
+    const n = typeof item === "number" ? item : /^\d+$/.test(String(item)) ? Number(item) : Number.NaN;
+    if (!Number.isInteger(n) || n < 1 || n > 65535) {
+      ctx.addIssue({
+        code: "custom",
+        message: `ports must be integers from 1 to 65535 (comma-separated), got ${JSON.stringify(item)}`,
+      });
+      return z.NEVER;
+    }
+    out.push(n);
+  }
+  if (out.length === 0 || out.length > 64) {
+    ctx.addIssue({ code: "custom", message: `expected 1 to 64 ports, got ${out.length}` });
+    return z.NEVER;
+  }
+  return [...new Set(out)].sort((a, b) => a - b);
+});
+
+const absolutePath = z
+  .string()
+  .min(1)
+  .max(4096)
+  .refine((p) => p.startsWith("/"), "must be an absolute path");
+
+const paths = z.union([z.string(), z.array(z.string())]).transform((v, ctx) => {
+  const items = list(v).map(String);
+  for (const p of items) {
+    if (!p.startsWith("/") || p.length > 4096) {
+      ctx.addIssue({ code: "custom", message: `must be absolute paths, got ${JSON.stringify(p)}` });
+      return z.NEVER;
+    }
+  }
+  if (items.length > 31) {
+    ctx.addIssue({ code: "custom", message: "at most 31 data directories" });
+    return z.NEVER;
+  }
+  return items;
+});
+
+const bool = z
+  .union([z.boolean(), z.enum(["true", "false", "1", "0", "yes", "no"])])
+  .transform((v) => v === true || v === "true" || v === "1" || v === "yes");
+
+const httpUrl = z
+  .string()
+  .max(2048)
+  .refine((v) => {
+    try {
+      const u = new URL(v);
+      return u.protocol === "http:" || u.protocol === "https:";
+    } catch {
+      return false;
+    }
+  }, "must be an http:// or https:// URL");
+
+export const fieldSchemas = {
+  family: z.enum(API_FAMILIES, { error: `must be one of ${API_FAMILIES.join(", ")}` }),
+  rpcUrl: httpUrl,
+  interval: duration(1000, 3_600_000),
+  ports,
+  dataDirs: paths,
+  topN: intIn(1, 100),
+  dryRun: bool,
+  nodeId: z
+    .string()
+    .min(1)
+    .max(64)
+    .regex(/^[A-Za-z0-9._:-]+$/, "letters, digits and . _ : - only"),
+  pid: intIn(1, 4_194_304),
+  processName: z.string().min(1).max(255),
+  stateDir: absolutePath,
+  ingestUrl: httpUrl,
+  tokenFile: absolutePath,
+  rpcTimeout: duration(100, 60_000),
+  spoolMaxMb: intIn(1, 10_240),
+  spoolMaxAge: duration(60_000, 30 * 86_400_000),
+  logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+};
+
+export type FieldName = keyof typeof fieldSchemas;
+export type FieldValues = { [K in FieldName]: z.output<(typeof fieldSchemas)[K]> };
+export type PartialFields = Partial<FieldValues>;

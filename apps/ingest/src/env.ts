@@ -1,0 +1,47 @@
+import { databaseEnv, loadEnvOrExit, loggingEnv, parseEnv, redisEnv, runtimeEnv } from "@rpcpulse/config";
+import { z } from "zod";
+
+/** The ingest API's one validated environment (shared fragments from @rpcpulse/config). */
+const ms = (fallback: number, min: number, max: number) => z.coerce.number().int().min(min).max(max).default(fallback);
+const bytes = (fallback: number, min: number, max: number) =>
+  z.coerce.number().int().min(min).max(max).default(fallback);
+
+export const ingestEnvShape = {
+  ...databaseEnv,
+  ...redisEnv,
+  ...loggingEnv,
+  ...runtimeEnv,
+  INGEST_HOST: z.string().min(1).default("0.0.0.0"),
+  /** 0 picks a free port (tests). */
+  INGEST_PORT: z.coerce.number().int().min(0).max(65_535).default(3003),
+  /** Request body as sent (gzip or identity), bytes. */
+  INGEST_MAX_BODY_BYTES: bytes(1024 * 1024, 1024, 64 * 1024 * 1024),
+  /** Body after inflating, bytes; inflating stops at this cap. */
+  INGEST_MAX_INFLATED_BYTES: bytes(8 * 1024 * 1024, 1024, 256 * 1024 * 1024),
+  /** Per-token token bucket: sustained requests per second and burst size. */
+  INGEST_RATE_PER_SECOND: z.coerce.number().positive().max(100_000).default(5),
+  INGEST_RATE_BURST: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  /** Allowed |agent clock − server clock|. */
+  INGEST_MAX_CLOCK_SKEW_MS: ms(10 * 60_000, 1_000, 24 * 3_600_000),
+  /** Oldest sample accepted (agent spool replay after an outage). */
+  INGEST_MAX_SAMPLE_AGE_MS: ms(48 * 3_600_000, 60_000, 30 * 86_400_000),
+  /** Token cache freshness (capped at 30 s) and stale-if-database-down window. */
+  INGEST_TOKEN_CACHE_TTL_MS: ms(30_000, 0, 30_000),
+  INGEST_TOKEN_STALE_IF_ERROR_MS: ms(5 * 60_000, 0, 3_600_000),
+  /** Batches remembered per node for duplicate answers (older replays are still never stored twice). */
+  INGEST_DEDUPE_WINDOW: z.coerce.number().int().min(16).max(100_000).default(4_096),
+  /** Requests being read/processed at once; beyond it new requests get 503 at once. */
+  INGEST_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(100_000).default(256),
+};
+
+export type IngestEnv = z.infer<z.ZodObject<typeof ingestEnvShape>>;
+
+/** Parse a given source (tests); throws AppError("CONFIG") naming each bad variable. */
+export function parseIngestEnv(source: Record<string, string | undefined>): IngestEnv {
+  return parseEnv(ingestEnvShape, source);
+}
+
+/** For the entry point: parse process.env or print the bad variables and exit(1). */
+export function loadIngestEnv(): IngestEnv {
+  return loadEnvOrExit(ingestEnvShape, "rpcpulse-ingest");
+}

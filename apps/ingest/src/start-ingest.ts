@@ -1,0 +1,135 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { AppError, RPCPULSE_VERSION, toErrorBody, type Logger } from "@rpcpulse/config";
+import { agentTokenChannel, closeQueues, createRedisConnection, pingRedis, type QueueTarget } from "@rpcpulse/queue";
+import { createAgentTokenVerifier } from "@rpcpulse/services";
+import pg from "pg";
+import type { IngestEnv } from "./env.js";
+import { createIngestHandler, sendJson } from "./http/ingest-handler.js";
+import { createIngestRedis } from "./redis/ingest-redis.js";
+import { createWireValidator } from "./wire-validator.js";
+
+export interface RunningIngest {
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Everything the ingest process runs, from a parsed environment (the entry only wires signals). */
+export async function startIngest(env: IngestEnv, log: Logger): Promise<RunningIngest> {
+  const redis = createRedisConnection(env.REDIS_URL, { role: "producer", connectionName: "rpcpulse-ingest" });
+  let redisDown = false;
+  redis.on("error", (error: Error) => {
+    if (!redisDown) log.warn({ err: error.message }, "redis connection error; answering 503 until it is back");
+    redisDown = true;
+  });
+  redis.on("ready", () => {
+    if (redisDown) log.info("redis connection restored");
+    redisDown = false;
+  });
+  const target: QueueTarget = {
+    connection: redis,
+    prefix: env.QUEUE_PREFIX,
+    onError: (error) => log.debug({ err: error.message }, "queue error"),
+  };
+  const sql = new pg.Pool({ connectionString: env.DATABASE_URL, max: 4, connectionTimeoutMillis: 2_000 });
+  sql.on("error", (error: Error) => log.warn({ err: error.message }, "postgres pool error"));
+
+  const verifier = createAgentTokenVerifier(
+    { sql },
+    {
+      ttlMs: env.INGEST_TOKEN_CACHE_TTL_MS,
+      staleIfErrorMs: env.INGEST_TOKEN_STALE_IF_ERROR_MS,
+      onBackgroundError: (error) =>
+        log.debug({ err: error instanceof Error ? error.message : String(error) }, "token lastUsedAt not written"),
+    },
+  );
+
+  // Token changes from the web app: drop the cached copy at once. After a reconnect, messages may
+  // have been missed, so the whole cache is dropped.
+  const subscriber = createRedisConnection(env.REDIS_URL, { role: "worker", connectionName: "rpcpulse-ingest-sub" });
+  let subscribedOnce = false;
+  subscriber.on("error", () => undefined);
+  subscriber.on("ready", () => {
+    if (subscribedOnce) verifier.clear();
+    subscribedOnce = true;
+  });
+  subscriber.on("message", (_channel: string, tokenPrefix: string) => verifier.invalidate(tokenPrefix));
+  void subscriber.subscribe(agentTokenChannel(env.QUEUE_PREFIX)).catch(() => undefined);
+
+  const handleIngest = createIngestHandler({
+    verifier,
+    redis: createIngestRedis(target, {
+      ratePerSecond: env.INGEST_RATE_PER_SECOND,
+      burst: env.INGEST_RATE_BURST,
+      dedupeWindow: env.INGEST_DEDUPE_WINDOW,
+    }),
+    validate: createWireValidator(),
+    limits: { maxBodyBytes: env.INGEST_MAX_BODY_BYTES, maxInflatedBytes: env.INGEST_MAX_INFLATED_BYTES },
+    window: { maxClockSkewMs: env.INGEST_MAX_CLOCK_SKEW_MS, maxSampleAgeMs: env.INGEST_MAX_SAMPLE_AGE_MS },
+    log,
+  });
+
+  const health = async () => {
+    const [redisOk, postgresOk] = await Promise.all([
+      pingRedis(redis, 1_000),
+      sql
+        .query("SELECT 1")
+        .then(() => true)
+        .catch(() => false),
+    ]);
+    return { redisOk, postgresOk };
+  };
+
+  let active = 0;
+  const server = createServer((req: IncomingMessage, res: ServerResponse) => {
+    const path = (req.url ?? "/").split("?")[0];
+    if (path === "/v1/ingest" && req.method === "POST") {
+      if (active >= env.INGEST_MAX_CONCURRENT_REQUESTS) {
+        const error = new AppError("UNAVAILABLE", "Too many requests in progress.", { retryAfterSeconds: 1 });
+        sendJson(res, 503, toErrorBody(error), { "retry-after": "1", connection: "close" });
+        res.once("finish", () => req.destroy());
+        return;
+      }
+      active++;
+      res.once("close", () => active--);
+      void handleIngest(req, res);
+      return;
+    }
+    if (path === "/healthz" && req.method === "GET") {
+      void health().then(({ redisOk, postgresOk }) =>
+        // Accepting batches needs Redis only; PostgreSQL down means new (uncached) tokens wait.
+        sendJson(res, redisOk ? 200 : 503, {
+          status: redisOk ? (postgresOk ? "ok" : "degraded") : "unavailable",
+          checks: { redis: redisOk ? "ok" : "down", postgres: postgresOk ? "ok" : "down" },
+          version: RPCPULSE_VERSION,
+        }),
+      );
+      return;
+    }
+    sendJson(res, 404, toErrorBody(new AppError("NOT_FOUND", "Not found.")));
+  });
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 20_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(env.INGEST_PORT, env.INGEST_HOST, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  log.info({ port, version: RPCPULSE_VERSION }, "ingest listening");
+
+  return {
+    port,
+    async stop() {
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeIdleConnections();
+        setTimeout(() => server.closeAllConnections(), 5_000).unref();
+      });
+      await closeQueues(redis);
+      redis.disconnect();
+      subscriber.disconnect();
+      await sql.end();
+    },
+  };
+}
