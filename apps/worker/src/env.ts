@@ -1,0 +1,122 @@
+import { databaseEnv, loadEnvOrExit, loggingEnv, parseEnv, redisEnv, runtimeEnv } from "@rpcpulse/config";
+import { z } from "zod";
+
+/**
+ * The worker's one validated environment. Shared fragments (DATABASE_URL, REDIS_URL, QUEUE_PREFIX,
+ * LOG_*) come from @rpcpulse/config; per-queue consumer settings come from `consumerEnv`.
+ */
+const flag = (fallback: "true" | "false") =>
+  z
+    .enum(["true", "false", "1", "0"])
+    .default(fallback)
+    .transform((v) => v === "true" || v === "1");
+
+const milliseconds = (fallback: number, min: number) =>
+  z.coerce.number().int().min(min).max(86_400_000).default(fallback);
+
+/** Queues this worker has processors for; settings are read per queue. */
+export const CONSUMED_QUEUES = ["maintenance", "ingest", "probe"] as const;
+export type ConsumedQueue = (typeof CONSUMED_QUEUES)[number];
+
+type Upper<Q extends string> = Uppercase<Q>;
+
+/**
+ * WORKER_<QUEUE>_ENABLED (consumer on/off), WORKER_<QUEUE>_CONCURRENCY, and an optional rate
+ * limit WORKER_<QUEUE>_LIMIT_MAX jobs per WORKER_<QUEUE>_LIMIT_DURATION_MS.
+ */
+function consumerEnv<Q extends ConsumedQueue>(queue: Q, defaults: { concurrency: number }) {
+  const key = queue.toUpperCase() as Upper<Q>;
+  return {
+    [`WORKER_${key}_ENABLED`]: flag("true"),
+    [`WORKER_${key}_CONCURRENCY`]: z.coerce.number().int().min(1).max(256).default(defaults.concurrency),
+    [`WORKER_${key}_LIMIT_MAX`]: z.coerce.number().int().min(1).optional(),
+    [`WORKER_${key}_LIMIT_DURATION_MS`]: milliseconds(1_000, 1),
+  } as {
+    [K in `WORKER_${Upper<Q>}_ENABLED`]: ReturnType<typeof flag>;
+  } & {
+    [K in `WORKER_${Upper<Q>}_CONCURRENCY` | `WORKER_${Upper<Q>}_LIMIT_DURATION_MS`]: z.ZodDefault<z.ZodCoercedNumber>;
+  } & {
+    [K in `WORKER_${Upper<Q>}_LIMIT_MAX`]: z.ZodOptional<z.ZodCoercedNumber>;
+  };
+}
+
+export const workerEnvShape = {
+  ...databaseEnv,
+  ...redisEnv,
+  ...loggingEnv,
+  ...runtimeEnv,
+  /** Stable identity across restarts (e.g. the container name); default hostname:pid. */
+  WORKER_ID: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,128}$/, "must be 1-128 of letters, digits, '.', '_', ':' or '-'")
+    .optional(),
+  WORKER_ROLE: z
+    .string()
+    .regex(/^[a-z0-9-]{1,32}$/)
+    .default("worker"),
+  WORKER_HEALTH_HOST: z.string().min(1).default("0.0.0.0"),
+  /** 0 picks a free port (tests); the compose healthcheck uses the default. */
+  WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).default(3002),
+  WORKER_HEARTBEAT_INTERVAL_MS: milliseconds(15_000, 100),
+  /** Plain-PostgreSQL storage maintenance period: rollups of the last 3 h are refreshed each run, so keep it near a minute. */
+  MAINTENANCE_INTERVAL_MS: milliseconds(60_000, 100),
+  /** Register the recurring jobs at start (idempotent; every replica may do it). */
+  WORKER_REGISTER_SCHEDULES: flag("true"),
+  /** In-flight jobs get this long to finish on SIGTERM; keep it below the orchestrator's grace period. */
+  WORKER_SHUTDOWN_TIMEOUT_MS: milliseconds(25_000, 100),
+  ...consumerEnv("maintenance", { concurrency: 1 }),
+  // Many ingest jobs in flight let the writer coalesce their batches into one COPY per flush.
+  ...consumerEnv("ingest", { concurrency: 48 }),
+  /** Ingest write stage: flush at this many pending samples, or this long after the first. */
+  INGEST_FLUSH_MAX_SAMPLES: z.coerce.number().int().min(1).max(100_000).default(5_000),
+  INGEST_FLUSH_MAX_DELAY_MS: milliseconds(25, 0),
+  /** Flushes in flight at once (each holds one PostgreSQL connection). */
+  INGEST_FLUSH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  // Public endpoint directory: rounds, capability checks and ranking run as jobs on the probe queue.
+  ...consumerEnv("probe", { concurrency: 2 }),
+  /** Let the prober reach loopback/private/CGNAT targets (self-hosted, demo, tests with simnet). Metadata stays blocked. */
+  PROBE_ALLOW_PRIVATE: flag("false"),
+  /** Probe only endpoints whose host is a private/loopback IP literal (an air-gapped demo: skip public DNS). */
+  PROBE_ONLY_PRIVATE: flag("false"),
+  /** One probe round over every listed endpoint this often; starts spread over PROBE_JITTER of it. */
+  PROBE_INTERVAL_MS: milliseconds(30_000, 1_000),
+  PROBE_JITTER: z.coerce.number().min(0).max(0.9).default(0.5),
+  /** Probes in flight at once within a round. */
+  PROBE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
+  PROBE_TIMEOUT_MS: milliseconds(10_000, 100),
+  PROBE_CAPABILITY_INTERVAL_MS: milliseconds(1_800_000, 1_000),
+  DIRECTORY_RANK_INTERVAL_MS: milliseconds(60_000, 1_000),
+  /** This worker's vantage point (region label of its probes). */
+  PROBE_REGION: z
+    .string()
+    .regex(/^[a-z0-9-]{1,64}$/)
+    .default("local"),
+};
+
+export type WorkerEnv = z.infer<z.ZodObject<typeof workerEnvShape>>;
+
+export interface ConsumerSettings {
+  enabled: boolean;
+  concurrency: number;
+  limiter: { max: number; duration: number } | undefined;
+}
+
+export function readConsumerSettings(env: WorkerEnv, queue: ConsumedQueue): ConsumerSettings {
+  const key = queue.toUpperCase() as Upper<ConsumedQueue>;
+  const max = env[`WORKER_${key}_LIMIT_MAX`];
+  return {
+    enabled: env[`WORKER_${key}_ENABLED`],
+    concurrency: env[`WORKER_${key}_CONCURRENCY`],
+    limiter: max === undefined ? undefined : { max, duration: env[`WORKER_${key}_LIMIT_DURATION_MS`] },
+  };
+}
+
+/** Parse a given source (tests); throws AppError("CONFIG") naming each bad variable. */
+export function parseWorkerEnv(source: Record<string, string | undefined>): WorkerEnv {
+  return parseEnv(workerEnvShape, source);
+}
+
+/** For the entry point: parse process.env or print the bad variables and exit(1). */
+export function loadWorkerEnv(): WorkerEnv {
+  return loadEnvOrExit(workerEnvShape, "rpcpulse-worker");
+}

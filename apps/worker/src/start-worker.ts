@@ -1,0 +1,197 @@
+import { hostname } from "node:os";
+import { RPCPULSE_VERSION, type Logger } from "@rpcpulse/config";
+import { createPrismaClient } from "@rpcpulse/db";
+import {
+  closeQueues,
+  createRedisConnection,
+  pingRedis,
+  registerRecurringJobs,
+  type QueueTarget,
+} from "@rpcpulse/queue";
+import {
+  checkStorageReady,
+  createIngestWriter,
+  createNetworkHeadTracker,
+  recordWorkerHeartbeat,
+} from "@rpcpulse/services";
+import type { Worker } from "bullmq";
+import pg from "pg";
+import { readConsumerSettings, type ConsumedQueue, type WorkerEnv } from "./env.js";
+import { createIngestProcessor } from "./processors/ingest.processor.js";
+import { createMaintenanceProcessor } from "./processors/maintenance.processor.js";
+import { createProbeProcessor } from "./processors/probe.processor.js";
+import { startHealthServer } from "./shell/health-server.js";
+import { startHeartbeat } from "./shell/heartbeat.js";
+import { registerProcessor } from "./shell/register-processor.js";
+import { createShutdown, type ShutdownOutcome } from "./shell/shutdown.js";
+
+export interface RunningWorker {
+  id: string;
+  healthPort: number;
+  /** Consumers started, by queue name. */
+  queues: ConsumedQueue[];
+  /** Orderly stop: heartbeat → workers (in-flight jobs finish) → health server → PostgreSQL → Redis. */
+  stop: (reason: string) => Promise<ShutdownOutcome>;
+}
+
+/**
+ * Starts everything the worker process runs, from a parsed environment. The entry file only
+ * loads the env, calls this and wires signals, so nothing here imports the entry (no cycle).
+ */
+export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<RunningWorker> {
+  const startedAt = new Date();
+  const host = hostname();
+  const id = env.WORKER_ID ?? `${host}:${process.pid}`;
+  const log = rootLog.child({ workerId: id });
+
+  const redis = createRedisConnection(env.REDIS_URL, { role: "worker", connectionName: `rpcpulse-worker-${id}` });
+  let redisDown = false;
+  redis.on("error", (error: Error) => {
+    if (!redisDown) log.warn({ err: error.message }, "redis connection error; reconnecting");
+    redisDown = true;
+  });
+  redis.on("ready", () => {
+    if (redisDown) log.info("redis connection restored");
+    redisDown = false;
+  });
+  const sql = new pg.Pool({
+    connectionString: env.DATABASE_URL,
+    max: 3 + env.INGEST_FLUSH_CONCURRENCY,
+    connectionTimeoutMillis: 5_000,
+  });
+  sql.on("error", (error: Error) => log.warn({ err: error.message }, "postgres pool error"));
+  const prisma = createPrismaClient(env.DATABASE_URL);
+  const target: QueueTarget = { connection: redis, prefix: env.QUEUE_PREFIX };
+
+  try {
+    const mode = await checkStorageReady({ sql });
+    log.info(
+      { storageMode: mode },
+      mode === "timescale"
+        ? "storage mode timescale: TimescaleDB policies handle partitions, retention and rollups"
+        : "storage mode plain: the worker runs storage maintenance on the maintenance queue",
+    );
+  } catch (error) {
+    log.error(
+      { err: error instanceof Error ? error.message : String(error) },
+      "database not ready at start; /healthz reports it",
+    );
+  }
+
+  const workers: Worker[] = [];
+  const queues: ConsumedQueue[] = [];
+  const maintenance = readConsumerSettings(env, "maintenance");
+  if (maintenance.enabled) {
+    workers.push(
+      registerProcessor("maintenance", createMaintenanceProcessor({ sql }), { target, log, ...maintenance }),
+    );
+    queues.push("maintenance");
+  } else log.info({ queue: "maintenance" }, "consumer disabled by WORKER_MAINTENANCE_ENABLED");
+
+  const ingest = readConsumerSettings(env, "ingest");
+  const ingestWriter = createIngestWriter(
+    { pool: sql },
+    {
+      maxSamples: env.INGEST_FLUSH_MAX_SAMPLES,
+      maxDelayMs: env.INGEST_FLUSH_MAX_DELAY_MS,
+      maxConcurrentFlushes: env.INGEST_FLUSH_CONCURRENCY,
+      networkHeads: createNetworkHeadTracker({ sql }),
+      onFlush: (stats) => log.debug(stats, "ingest flush"),
+      onBackgroundError: (error) =>
+        log.debug({ err: error instanceof Error ? error.message : String(error) }, "network heads not refreshed"),
+    },
+  );
+  if (ingest.enabled) {
+    workers.push(
+      registerProcessor("ingest", createIngestProcessor({ writer: ingestWriter }), { target, log, ...ingest }),
+    );
+    queues.push("ingest");
+  } else log.info({ queue: "ingest" }, "consumer disabled by WORKER_INGEST_ENABLED");
+
+  const probe = readConsumerSettings(env, "probe");
+  if (probe.enabled) {
+    const processor = createProbeProcessor(
+      { pool: sql },
+      {
+        allowPrivate: env.PROBE_ALLOW_PRIVATE,
+        onlyPrivate: env.PROBE_ONLY_PRIVATE,
+        concurrency: env.PROBE_CONCURRENCY,
+        timeoutMs: env.PROBE_TIMEOUT_MS,
+        intervalMs: env.PROBE_INTERVAL_MS,
+        jitter: env.PROBE_JITTER,
+        capabilityIntervalMs: env.PROBE_CAPABILITY_INTERVAL_MS,
+        region: env.PROBE_REGION,
+      },
+    );
+    workers.push(registerProcessor("probe", processor, { target, log, ...probe }));
+    queues.push("probe");
+  } else log.info({ queue: "probe" }, "consumer disabled by WORKER_PROBE_ENABLED");
+
+  // Idempotent across replicas; not awaited so a Redis outage at start does not block /healthz.
+  const schedules = env.WORKER_REGISTER_SCHEDULES
+    ? registerRecurringJobs(target, {
+        maintenanceEveryMs: env.MAINTENANCE_INTERVAL_MS,
+        directory: {
+          probeEveryMs: env.PROBE_INTERVAL_MS,
+          capabilitiesEveryMs: env.PROBE_CAPABILITY_INTERVAL_MS,
+          rankEveryMs: env.DIRECTORY_RANK_INTERVAL_MS,
+        },
+      }).then(
+        (registered) => log.info(registered, "recurring jobs registered"),
+        (error: unknown) =>
+          log.error({ err: error instanceof Error ? error.message : String(error) }, "recurring jobs not registered"),
+      )
+    : Promise.resolve();
+
+  const heartbeat = startHeartbeat(
+    () =>
+      recordWorkerHeartbeat(
+        { prisma },
+        {
+          id,
+          role: env.WORKER_ROLE,
+          hostname: host,
+          pid: process.pid,
+          version: RPCPULSE_VERSION,
+          startedAt,
+          queues,
+          now: new Date(),
+        },
+      ),
+    { intervalMs: env.WORKER_HEARTBEAT_INTERVAL_MS, log },
+  );
+
+  const health = await startHealthServer({
+    host: env.WORKER_HEALTH_HOST,
+    port: env.WORKER_HEALTH_PORT,
+    checks: {
+      redis: () => pingRedis(redis, 1_000),
+      postgres: () => checkStorageReady({ sql }).then(() => true),
+    },
+    info: { workerId: id, version: RPCPULSE_VERSION },
+  });
+  log.info({ port: health.port, queues, version: RPCPULSE_VERSION }, "worker started");
+
+  const stop = createShutdown(
+    [
+      { name: "stop heartbeat", run: () => heartbeat.stop() },
+      {
+        name: "close workers (in-flight jobs finish)",
+        run: () => Promise.all(workers.map((w) => w.close())).then(() => undefined),
+      },
+      { name: "flush ingest writer", run: () => ingestWriter.close() },
+      { name: "close health server", run: () => health.close() },
+      { name: "close postgres", run: () => Promise.all([prisma.$disconnect(), sql.end()]).then(() => undefined) },
+      {
+        name: "close redis",
+        run: async () => {
+          await Promise.race([schedules, new Promise((r) => setTimeout(r, 1_000))]);
+          await closeQueues(redis);
+          await redis.quit();
+        },
+      },
+    ],
+    { log, timeoutMs: env.WORKER_SHUTDOWN_TIMEOUT_MS },
+  );
+  return { id, healthPort: health.port, queues, stop };
+}
