@@ -1,0 +1,129 @@
+import {
+  BeaconResponse,
+  ChainsResponse,
+  DIRECTORY_CAPABILITIES,
+  EndpointDetailResponse,
+  EndpointHistoryResponse,
+  ErrorResponse,
+  RankedListResponse,
+  SubmitEndpointInput,
+  SubmitEndpointResponse,
+} from "@rpcpulse/services";
+import { SCORING } from "@rpcpulse/prober";
+import { z } from "zod";
+
+const schema = (s: z.ZodType) => z.toJSONSchema(s, { target: "draft-2020-12", io: "output", unrepresentable: "any" });
+
+const json = (ref: string, description: string) => ({
+  description,
+  content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } },
+});
+const errors = {
+  "400": json("Error", "Invalid parameters; `error.message` gives the reason."),
+  "404": json("Error", "Unknown network or endpoint."),
+};
+const param = (name: string, where: "path" | "query", s: Record<string, unknown>, description: string) => ({
+  name,
+  in: where,
+  required: where === "path",
+  description,
+  schema: s,
+});
+
+/** OpenAPI 3.1 document of the public directory API, generated from the zod response schemas. */
+export function buildOpenApiDocument(serverUrl?: string) {
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "RPC Pulse public endpoint directory",
+      version: "1.0.0",
+      description: `Ranked public RPC endpoints per chain. Scoring version ${SCORING.version}; weights ${JSON.stringify(SCORING.weights)}. Responses are cached 15 s (stale-while-revalidate 60 s) and readable from any origin.`,
+    },
+    ...(serverUrl ? { servers: [{ url: serverUrl }] } : {}),
+    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
+    paths: {
+      "/api/v1/chains": {
+        get: {
+          operationId: "listChains",
+          summary: "Networks with endpoint counts",
+          responses: { "200": json("ChainsResponse", "Networks") },
+        },
+      },
+      "/api/v1/chains/{network}/endpoints": {
+        get: {
+          operationId: "listRankedEndpoints",
+          summary: "Ranked endpoints of a network (also carries PeakD Beacon's fields)",
+          parameters: [
+            param("network", "path", { type: "string" }, "Network slug: hive, steem, ethereum-mainnet, polkadot, ..."),
+            param("region", "query", { type: "string" }, "Vantage region; default all regions combined."),
+            param(
+              "capability",
+              "query",
+              { type: "string" },
+              `Comma-separated, all required: ${DIRECTORY_CAPABILITIES.join(", ")}.`,
+            ),
+            param("minScore", "query", { type: "number", minimum: 0, maximum: 100 }, "Minimum score."),
+            param("window", "query", { type: "string", enum: ["1h", "24h", "7d"], default: "24h" }, "Scoring window."),
+          ],
+          responses: { "200": json("RankedListResponse", "Ranked list"), ...errors },
+        },
+      },
+      "/api/v1/beacon/{network}": {
+        get: {
+          operationId: "listBeaconNodes",
+          summary: "The ranked list in PeakD Beacon's /api/nodes shape",
+          parameters: [param("network", "path", { type: "string" }, "Network slug")],
+          responses: { "200": json("BeaconResponse", "Beacon-compatible nodes"), ...errors },
+        },
+      },
+      "/api/v1/endpoints": {
+        post: {
+          operationId: "submitEndpoint",
+          summary: "Submit a public endpoint (signed in; starts on probation)",
+          requestBody: {
+            required: true,
+            content: { "application/json": { schema: { $ref: "#/components/schemas/SubmitEndpointInput" } } },
+          },
+          responses: {
+            "201": json("SubmitEndpointResponse", "Listed on probation"),
+            "401": json("Error", "Not signed in"),
+            "409": json("Error", "Already listed"),
+            "429": json("Error", "Too many submissions"),
+            ...errors,
+          },
+        },
+      },
+      "/api/v1/endpoints/{id}": {
+        get: {
+          operationId: "getEndpoint",
+          summary: "Endpoint detail: capabilities and scores per window and region",
+          parameters: [param("id", "path", { type: "string", format: "uuid" }, "Endpoint id")],
+          responses: { "200": json("EndpointDetailResponse", "Endpoint"), ...errors },
+        },
+      },
+      "/api/v1/endpoints/{id}/history": {
+        get: {
+          operationId: "getEndpointHistory",
+          summary: "Probe history (availability, latency, head)",
+          parameters: [
+            param("id", "path", { type: "string", format: "uuid" }, "Endpoint id"),
+            param("range", "query", { type: "string", enum: ["1h", "24h", "7d", "30d"], default: "24h" }, "Range"),
+          ],
+          responses: { "200": json("EndpointHistoryResponse", "History"), ...errors },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        ChainsResponse: schema(ChainsResponse),
+        RankedListResponse: schema(RankedListResponse),
+        BeaconResponse: schema(BeaconResponse),
+        EndpointDetailResponse: schema(EndpointDetailResponse),
+        EndpointHistoryResponse: schema(EndpointHistoryResponse),
+        SubmitEndpointInput: z.toJSONSchema(SubmitEndpointInput, { target: "draft-2020-12", io: "input" }),
+        SubmitEndpointResponse: schema(SubmitEndpointResponse),
+        Error: schema(ErrorResponse),
+      },
+    },
+  };
+}

@@ -1,0 +1,73 @@
+import { AppError, isAppError, toErrorBody } from "@rpcpulse/config";
+import { z } from "zod";
+
+/** Every public API response may be read from any origin (no cookies are involved in reads). */
+export const CORS_HEADERS: Record<string, string> = {
+  "access-control-allow-origin": "*",
+  "access-control-allow-methods": "GET, POST, OPTIONS",
+  "access-control-allow-headers": "content-type",
+  "access-control-max-age": "86400",
+};
+/** Shared caches keep a list 15 s and may serve it stale for a minute while refreshing. */
+export const PUBLIC_CACHE_CONTROL = "public, s-maxage=15, stale-while-revalidate=60";
+
+export interface PublicApiLogger {
+  error(fields: Record<string, unknown>, message: string): void;
+}
+
+/** The public API's one error mapping: AppError/zod -> `{ error: { code, message, details } }` with CORS. */
+export function publicErrorResponse(error: unknown, log?: PublicApiLogger): Response {
+  let appError: AppError;
+  if (isAppError(error)) appError = error;
+  else if (error instanceof z.ZodError) {
+    const issues = error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+    const reason = issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join("; ");
+    appError = new AppError("VALIDATION", `Invalid request: ${reason}`, { details: { issues } });
+  } else {
+    log?.error({ err: error instanceof Error ? error.stack : String(error) }, "public api route failed");
+    appError = new AppError("INTERNAL", "Internal error.");
+  }
+  const headers: Record<string, string> = { ...CORS_HEADERS, "cache-control": "no-store" };
+  if (appError.retryAfterSeconds) headers["retry-after"] = String(appError.retryAfterSeconds);
+  return Response.json(toErrorBody(appError), { status: appError.httpStatus, headers });
+}
+
+/**
+ * JSON text of a body, computed once per body object: the read services memoise their answer for
+ * a few seconds and hand the same object to every request, so the text is reused with it.
+ */
+const serialized = new WeakMap<object, string>();
+function serialize(body: unknown): string {
+  if (typeof body !== "object" || body === null) return JSON.stringify(body);
+  let text = serialized.get(body);
+  if (text === undefined) {
+    text = JSON.stringify(body);
+    serialized.set(body, text);
+  }
+  return text;
+}
+
+/** Runs a public handler: JSON body with CORS and the public cache policy, errors mapped once. */
+export async function runPublic(
+  handler: () => Promise<unknown>,
+  options: { log?: PublicApiLogger; status?: number; cache?: boolean } = {},
+): Promise<Response> {
+  try {
+    const body = await handler();
+    return new Response(serialize(body), {
+      status: options.status ?? 200,
+      headers: {
+        ...CORS_HEADERS,
+        "content-type": "application/json",
+        "cache-control": options.cache === false ? "no-store" : PUBLIC_CACHE_CONTROL,
+      },
+    });
+  } catch (error) {
+    return publicErrorResponse(error, options.log);
+  }
+}
+
+/** OPTIONS (CORS preflight). */
+export function preflightResponse(): Response {
+  return new Response(null, { status: 204, headers: { ...CORS_HEADERS, "cache-control": PUBLIC_CACHE_CONTROL } });
+}

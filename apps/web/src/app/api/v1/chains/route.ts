@@ -1,0 +1,13 @@
+import { directoryDeps } from "../_lib/runtime-deps.js";
+import { readChains } from "../_lib/handlers.js";
+import { preflightResponse, runPublic } from "../_lib/public-api.js";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/v1/chains: networks of the directory with endpoint counts. */
+export function GET(): Promise<Response> {
+  const deps = directoryDeps();
+  return runPublic(() => readChains(deps), { log: deps.log });
+}
+
+export const OPTIONS = preflightResponse;

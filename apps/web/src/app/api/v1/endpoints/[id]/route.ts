@@ -1,0 +1,14 @@
+import { directoryDeps } from "../../_lib/runtime-deps.js";
+import { readEndpoint } from "../../_lib/handlers.js";
+import { preflightResponse, runPublic } from "../../_lib/public-api.js";
+
+export const dynamic = "force-dynamic";
+
+/** GET /api/v1/endpoints/{id}: capabilities and scores per window and region. */
+export async function GET(_request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
+  const deps = directoryDeps();
+  const { id } = await context.params;
+  return runPublic(() => readEndpoint(deps, id), { log: deps.log });
+}
+
+export const OPTIONS = preflightResponse;

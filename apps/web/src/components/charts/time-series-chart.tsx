@@ -1,0 +1,155 @@
+"use client";
+import { useEffect, useMemo, useRef } from "react";
+import uPlot from "uplot";
+import "uplot/dist/uPlot.min.css";
+
+export interface ChartSeries {
+  label: string;
+  color: string;
+  values: (number | null)[];
+  /** Right-hand axis (second unit). */
+  right?: boolean;
+  dashed?: boolean;
+}
+
+export interface TimeSeriesChartProps {
+  title: string;
+  /** Unix seconds. */
+  time: number[];
+  series: ChartSeries[];
+  /** Axis label and value formatter of the left axis (and the right one, when a series uses it). */
+  unit: string;
+  format: (v: number) => string;
+  rightUnit?: string;
+  rightFormat?: (v: number) => string;
+  /** Stack the series (areas); the legend still shows each series' own value. */
+  stacked?: boolean;
+  height?: number;
+  /** Fixed time axis [from, to] in Unix seconds (the selected range), so sparse data keeps its place. */
+  xRange?: [number, number];
+  /** Shown instead of the chart when there is no value at all. */
+  emptyText: string;
+}
+
+function hasValues(series: ChartSeries[]): boolean {
+  return series.some((s) => s.values.some((v) => v !== null));
+}
+
+/** Cumulative sums for a stacked chart (null counts as 0 under a value, stays null on its own). */
+function stack(series: ChartSeries[]): (number | null)[][] {
+  const out: (number | null)[][] = [];
+  let running: number[] = [];
+  series.forEach((s, i) => {
+    const row = s.values.map((v, j) => {
+      const below = i === 0 ? 0 : (running[j] ?? 0);
+      return v === null ? (i === 0 ? null : below) : below + v;
+    });
+    running = row.map((v) => v ?? 0);
+    out.push(row);
+  });
+  return out;
+}
+
+/**
+ * A time-series chart on uPlot: time axis, value axes with units, a legend that shows the values
+ * under the cursor (hover), optional stacking. Resizes with its container.
+ */
+export function TimeSeriesChart(props: TimeSeriesChartProps) {
+  const box = useRef<HTMLDivElement>(null);
+  const plot = useRef<uPlot | null>(null);
+  const { series, time, stacked, format, rightFormat } = props;
+  const shapeKey = `${props.xRange ? "fixed" : "auto"}|${props.title}|${series.map((s) => `${s.label}:${s.right ? 1 : 0}`).join(",")}|${stacked ? 1 : 0}`;
+
+  const data = useMemo((): uPlot.AlignedData => {
+    const ys = stacked ? stack(series) : series.map((s) => s.values);
+    // Stacked areas are drawn top-most first so lower ones paint over them.
+    return [time, ...(stacked ? ys.reverse() : ys)] as uPlot.AlignedData;
+  }, [time, series, stacked]);
+
+  const empty = !hasValues(series);
+  // The legend of a stacked chart shows each series' own value; kept current across setData.
+  const rawRef = useRef<(number | null)[][]>([]);
+  // Read by the x scale on every redraw, so a moving window needs no re-creation.
+  const xRangeRef = useRef<[number, number] | undefined>(props.xRange);
+  xRangeRef.current = props.xRange;
+  rawRef.current = (stacked ? [...series].reverse() : series).map((s) => s.values);
+
+  useEffect(() => {
+    const el = box.current;
+    if (!el || empty) return;
+    const ordered = stacked ? [...series].reverse() : series;
+    const opts: uPlot.Options = {
+      width: Math.max(280, el.clientWidth),
+      height: props.height ?? 220,
+      cursor: { drag: { x: true, y: false } },
+      legend: { live: true },
+      scales: {
+        x: { time: true, ...(xRangeRef.current ? { range: (_u, min, max) => xRangeRef.current ?? [min, max] } : {}) },
+        y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.08 : 1] },
+      },
+      axes: [
+        { stroke: "#5b6678", grid: { stroke: "#eef1f5" } },
+        {
+          label: props.unit,
+          stroke: "#5b6678",
+          grid: { stroke: "#eef1f5" },
+          size: 64,
+          values: (_u, splits) => splits.map((v) => format(v)),
+        },
+        ...(props.rightUnit
+          ? [
+              {
+                scale: "y2",
+                side: 1 as const,
+                label: props.rightUnit,
+                stroke: "#5b6678",
+                grid: { show: false },
+                size: 64,
+                values: (_u: uPlot, splits: number[]) => splits.map((v) => (rightFormat ?? format)(v)),
+              },
+            ]
+          : []),
+      ],
+      series: [
+        { label: "Time" },
+        ...ordered.map((s, i): uPlot.Series => ({
+          label: s.label,
+          stroke: s.color,
+          width: 1.5,
+          scale: s.right ? "y2" : "y",
+          dash: s.dashed ? [6, 4] : undefined,
+          fill: stacked ? s.color : undefined,
+          spanGaps: false,
+          points: { show: false },
+          value: (_u, v, _si, idx) => {
+            const shown = stacked && idx !== null ? (rawRef.current[i]?.[idx] ?? null) : v;
+            return shown === null || shown === undefined ? "—" : (s.right ? (rightFormat ?? format) : format)(shown);
+          },
+        })),
+      ],
+    };
+    const u = new uPlot(opts, data, el);
+    plot.current = u;
+    const resize = new ResizeObserver(() =>
+      u.setSize({ width: Math.max(280, el.clientWidth), height: props.height ?? 220 }),
+    );
+    resize.observe(el);
+    return () => {
+      resize.disconnect();
+      u.destroy();
+      plot.current = null;
+    };
+    // Re-created only when the shape changes; new data goes through setData below.
+  }, [shapeKey, empty]);
+
+  useEffect(() => {
+    plot.current?.setData(data);
+  }, [data]);
+
+  return (
+    <figure className="chart" aria-label={props.title}>
+      <figcaption>{props.title}</figcaption>
+      {empty ? <p className="chart-empty">{props.emptyText}</p> : <div ref={box} className="chart-box" />}
+    </figure>
+  );
+}

@@ -1,0 +1,79 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { databaseEnv, loadEnvOrExit, loggingEnv, redisEnv, runtimeEnv } from "@rpcpulse/config";
+
+/**
+ * The web app's environment: one schema, parsed once at start (instrumentation.ts) and on first
+ * use. The only module that reads process.env (through loadEnvOrExit, and NEXT_RUNTIME below).
+ */
+export const webEnvShape = {
+  ...databaseEnv,
+  ...redisEnv,
+  ...loggingEnv,
+  ...runtimeEnv,
+  /** Signs session cookies. Required in production; at least 32 characters. */
+  BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
+  /** Public origin of the app; the only origin trusted for state-changing requests. */
+  APP_BASE_URL: z
+    .url()
+    .refine((v) => v.startsWith("http://") || v.startsWith("https://"), "must be an http(s) URL")
+    .default("http://localhost:3000"),
+  PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /** The ingest API as agents reach it (apps/ingest, POST /v1/ingest); put into install commands. */
+  INGEST_PUBLIC_URL: z
+    .url()
+    .refine((v) => v.startsWith("http://") || v.startsWith("https://"), "must be an http(s) URL")
+    .default("http://localhost:3003/v1/ingest"),
+  /** Comma-separated reverse proxy IPs/CIDRs whose X-Forwarded-For hops are trusted (rate limiting). */
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+};
+
+type ParsedEnv = z.infer<z.ZodObject<typeof webEnvShape>>;
+export type WebEnv = Omit<ParsedEnv, "BETTER_AUTH_SECRET"> & {
+  BETTER_AUTH_SECRET: string;
+  /** True when BETTER_AUTH_SECRET was derived because none was set (dev and demo only). */
+  authSecretDerived: boolean;
+};
+
+let cached: WebEnv | undefined;
+
+function fail(message: string): never {
+  process.stderr.write(`rpcpulse-web: Invalid environment:\n  ${message}\n`);
+  process.exit(1);
+}
+
+/** Parse and check the environment once; print the bad variable and exit(1) on error. */
+export function getEnv(): WebEnv {
+  if (cached) return cached;
+  const parsed = loadEnvOrExit(webEnvShape, "rpcpulse-web");
+  let secret = parsed.BETTER_AUTH_SECRET;
+  let derived = false;
+  if (!secret) {
+    if (parsed.NODE_ENV === "production" && !parsed.DEMO_MODE) {
+      fail("BETTER_AUTH_SECRET: required when NODE_ENV=production (it is not set)");
+    }
+    // Dev/demo only: stable per database so sessions survive restarts. Warned about at start.
+    secret = createHash("sha256").update(`rpcpulse-insecure-dev-secret:${parsed.DATABASE_URL}`).digest("hex");
+    derived = true;
+  }
+  cached = { ...parsed, BETTER_AUTH_SECRET: secret, authSecretDerived: derived };
+  return cached;
+}
+
+/** Which Next.js runtime evaluates this module ("nodejs" or "edge"). */
+export function getNextRuntime(): string | undefined {
+  return process.env.NEXT_RUNTIME;
+}
+
+/** True in `next dev` (NODE_ENV is inlined by Next at build time). */
+export function isDevServer(): boolean {
+  return process.env.NODE_ENV === "development";
+}

@@ -1,0 +1,20 @@
+import type { EndpointDetailResponse } from "@rpcpulse/services";
+import type { BadgeFacts } from "./badge-metric.js";
+
+const HEALTH = ["healthy", "degraded", "probation", "dead"] as const;
+
+/** Badge facts from the endpoint detail: the 24 h window over all regions (any window if none yet). */
+export function factsFromDetail(detail: EndpointDetailResponse): BadgeFacts {
+  const w =
+    detail.windows.find((x) => x.window === "24h" && x.region === "all") ??
+    detail.windows.find((x) => x.region === "all") ??
+    null;
+  const health = HEALTH.find((h) => h === w?.health);
+  const status = health ?? (detail.status === "active" ? "healthy" : detail.status);
+  return {
+    status,
+    score: w ? w.score : null,
+    uptime24h: w && w.window === "24h" ? w.availability : null,
+    latencyP50Ms: w ? w.p50Ms : null,
+  };
+}

@@ -1,0 +1,89 @@
+import type { EndpointDetailResponse } from "@rpcpulse/services";
+import { formatLatency, formatUtc } from "./format.js";
+import { CapabilityMark } from "./status-mark.js";
+
+type Caps = EndpointDetailResponse["capabilities"];
+
+/** Latest capability check: each item with yes / no / not checked, and when it was checked. */
+export function CapabilityTable({ capabilities: c }: { capabilities: Caps }) {
+  if (!c) return <p className="muted">Not checked yet: capability checks run on a slower cadence than probes.</p>;
+  const methods = Object.entries(c.methods).sort(([a], [b]) => a.localeCompare(b));
+  const rows: Array<[string, boolean | null, string]> = [
+    ["Archive (state at an old block)", c.archive, ""],
+    ["JSON-RPC batch", c.batch, ""],
+    [
+      "WebSocket",
+      c.websocket,
+      [c.wsUrl, c.wsNewHeadMs === null ? "" : `new head after ${formatLatency(c.wsNewHeadMs)}`]
+        .filter(Boolean)
+        .join(" · "),
+    ],
+    ["CORS (browser calls)", c.cors, ""],
+  ];
+  return (
+    <>
+      <p className="small muted" data-testid="caps-checked">
+        Last checked {formatUtc(c.checkedAt)}
+        {c.clientVersion ? ` · client ${c.clientVersion}` : ""}
+        {c.coverage === null ? "" : ` · method coverage ${Math.round(c.coverage * 100)} %`}
+        {c.logsMaxRange === null ? "" : ` · eth_getLogs range up to ${c.logsMaxRange.toLocaleString("en-US")} blocks`}
+      </p>
+      <div className="grid-2">
+        <div className="table-scroll">
+          <table className="data compact">
+            <caption className="sr-only">Capabilities</caption>
+            <thead>
+              <tr>
+                <th scope="col">Capability</th>
+                <th scope="col">Supported</th>
+                <th scope="col">Detail</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map(([label, value, detail]) => (
+                <tr key={label}>
+                  <th scope="row">{label}</th>
+                  <td>
+                    <CapabilityMark value={value} label={label} />
+                  </td>
+                  <td className="small dir-error">{detail || "—"}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+        <div className="table-scroll">
+          <table className="data compact">
+            <caption className="sr-only">Methods</caption>
+            <thead>
+              <tr>
+                <th scope="col">Method or API set</th>
+                <th scope="col">Answers</th>
+              </tr>
+            </thead>
+            <tbody>
+              {methods.length === 0 ? (
+                <tr>
+                  <td colSpan={2} className="muted">
+                    No method checks for this family.
+                  </td>
+                </tr>
+              ) : (
+                methods.map(([m, v]) => (
+                  <tr key={m}>
+                    <th scope="row">
+                      <code>{m}</code>
+                    </th>
+                    <td>
+                      <CapabilityMark value={v} label={m} />
+                    </td>
+                  </tr>
+                ))
+              )}
+            </tbody>
+          </table>
+        </div>
+      </div>
+    </>
+  );
+}

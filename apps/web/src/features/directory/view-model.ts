@@ -1,0 +1,31 @@
+/** What the directory pages render: a narrow shape the service results are mapped into. */
+
+export type DirectoryStatus = "healthy" | "degraded" | "probation" | "dead";
+
+export interface RegionLatency {
+  region: string;
+  p50Ms: number | null;
+  p95Ms: number | null;
+}
+
+export interface Capabilities {
+  archive: boolean | null;
+  websocket: boolean | null;
+  trace: boolean | null;
+  batch: boolean | null;
+}
+
+export interface RankedRow {
+  id: string;
+  rank: number;
+  name: string;
+  provider: string | null;
+  url: string;
+  score: number | null;
+  status: DirectoryStatus;
+  operatorVerified: boolean;
+  latency: RegionLatency[];
+  lagBlocks: number | null;
+  uptime: { h24: number | null; d7: number | null; d30: number | null };
+  capabilities: Capabilities;
+}

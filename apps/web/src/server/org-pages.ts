@@ -1,0 +1,7 @@
+import "server-only";
+import { listUserOrganizations, type UserOrganization } from "@rpcpulse/services";
+import { getRuntime } from "./runtime.js";
+
+export async function getUserOrganizations(userId: string): Promise<UserOrganization[]> {
+  return listUserOrganizations({ prisma: getRuntime().prisma }, { userId });
+}

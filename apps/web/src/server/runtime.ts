@@ -1,0 +1,43 @@
+import { createAuth, type Auth } from "@rpcpulse/auth";
+import { createLogger, type Logger } from "@rpcpulse/config";
+import { createPrismaClient, createSqlPool, type PrismaClient, type SqlPool } from "@rpcpulse/db";
+import { createRedisConnection } from "@rpcpulse/queue";
+import type { Redis } from "ioredis";
+import { getEnv, type WebEnv } from "../env.js";
+
+/** Process-wide singletons, created on first use (kept on globalThis so dev reloads reuse them). */
+interface Runtime {
+  env: WebEnv;
+  logger: Logger;
+  prisma: PrismaClient;
+  auth: Auth;
+  redis: Redis;
+  /** Small pool for the raw-SQL functions of @rpcpulse/db (storage mode, time series). */
+  sql: SqlPool;
+}
+
+const holder = globalThis as typeof globalThis & { __rpcpulseWebRuntime?: Runtime };
+
+export function getRuntime(): Runtime {
+  if (holder.__rpcpulseWebRuntime) return holder.__rpcpulseWebRuntime;
+  const env = getEnv();
+  const logger = createLogger({ name: "web", level: env.LOG_LEVEL, format: env.LOG_FORMAT });
+  const prisma = createPrismaClient(env.DATABASE_URL);
+  const auth = createAuth({
+    prisma,
+    baseUrl: env.APP_BASE_URL,
+    secret: env.BETTER_AUTH_SECRET,
+    demoMode: env.DEMO_MODE,
+    logger,
+    trustedProxies: env.TRUSTED_PROXIES,
+  });
+  const redis = createRedisConnection(env.REDIS_URL, { role: "producer", connectionName: "rpcpulse-web" });
+  redis.on("error", (error: Error) => logger.warn({ err: error.message }, "redis connection error"));
+  const sql = createSqlPool(env.DATABASE_URL, {
+    max: 5,
+    connectionTimeoutMillis: 2_000,
+    onError: (error) => logger.warn({ err: error.message }, "postgres pool error"),
+  });
+  holder.__rpcpulseWebRuntime = { env, logger, prisma, auth, redis, sql };
+  return holder.__rpcpulseWebRuntime;
+}
