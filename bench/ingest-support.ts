@@ -1,0 +1,203 @@
+/**
+ * Shared pieces of the ingest benches (bench/ingest-*.ts; not part of the test suite): a private
+ * redis-server, the ingest and worker processes, seeded nodes with tokens, the same rows as CSV
+ * for the `psql \copy` reference, and small statistics helpers.
+ */
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { INGEST_SAMPLE_METRICS } from "@rpcpulse/db";
+import type { TestDatabase } from "@rpcpulse/db/testing";
+import type { AgentBatch } from "@rpcpulse/domain";
+import { createAgentToken, normaliseAgentBatch, type ServiceContext } from "@rpcpulse/services";
+
+export const ROOT = resolve(dirname(resolve(process.argv[1]!)), "..");
+
+export async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const address = server.address();
+  const port = typeof address === "object" && address ? address.port : 0;
+  await new Promise((r) => server.close(r));
+  return port;
+}
+
+/** A redis-server of our own (no persistence) so benches never load the shared instance. */
+export async function startPrivateRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), "rpcpulse-bench-redis-"));
+  const child = spawn(
+    "redis-server",
+    ["--port", String(port), "--bind", "127.0.0.1", "--dir", dir, "--save", "", "--appendonly", "no"],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
+  let out = "";
+  await new Promise<void>((resolve, reject) => {
+    child.stdout?.on("data", (c: Buffer) => {
+      out += c.toString();
+      if (out.includes("Ready to accept connections")) resolve();
+    });
+    child.once("exit", (code) => reject(new Error(`redis-server exited ${code}`)));
+  });
+  child.stdout?.resume();
+  return {
+    url: `redis://127.0.0.1:${port}`,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await once(child, "exit");
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Start an app entry (apps/<app>/src/main.ts) as its own process; resolves when `readyText` is logged. */
+export async function startApp(
+  app: "ingest" | "worker",
+  env: Record<string, string>,
+  readyText: string,
+): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+    cwd: join(ROOT, "apps", app),
+    env: { LOG_LEVEL: "info", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let out = "";
+  await new Promise<void>((resolve, reject) => {
+    const onData = (c: Buffer) => {
+      out += c.toString();
+      if (out.includes(readyText)) resolve();
+    };
+    child.stdout?.on("data", onData);
+    child.stderr?.on("data", onData);
+    child.once("exit", (code) => reject(new Error(`${app} exited ${code}:\n${out.slice(-2000)}`)));
+  });
+  child.stdout?.resume();
+  child.stderr?.resume();
+  return {
+    child,
+    async stop() {
+      if (child.exitCode === null) {
+        child.kill("SIGTERM");
+        await once(child, "exit");
+      }
+    },
+  };
+}
+
+export interface BenchNode {
+  nodeId: string;
+  token: string;
+}
+
+/** One organization with `count` Hive nodes, one token each. */
+export async function seedNodes(db: TestDatabase, count: number): Promise<BenchNode[]> {
+  const orgId = `org_${randomBytes(6).toString("hex")}`;
+  await db.pool.query("INSERT INTO organizations (id, name, slug) VALUES ($1, $1, $1)", [orgId]);
+  const { rows } = await db.pool.query<{ id: string }>(
+    `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url)
+     SELECT $1, n.id, 'hive', 'hived', 'bench-' || g, 'http://127.0.0.1:8091'
+     FROM networks n, generate_series(1, $2) g WHERE n.slug = 'hive' RETURNING id`,
+    [orgId, count],
+  );
+  const ctx: ServiceContext = { userId: "bench", organizationId: orgId, organizationSlug: orgId, role: "owner" };
+  const nodes: BenchNode[] = [];
+  for (const row of rows) {
+    const issued = await createAgentToken({ sql: db.pool }, ctx, { nodeId: row.id });
+    nodes.push({ nodeId: row.id, token: issued.token });
+  }
+  return nodes;
+}
+
+export const SAMPLE_COPY_COLUMNS = [
+  "time",
+  "node_id",
+  "batch_seq",
+  "clock_skew_ms",
+  "lag_blocks",
+  ...INGEST_SAMPLE_METRICS.map(([, column]) => column),
+];
+
+/** The rows our writer stores for these batches, as CSV for `psql \copy` (same values). */
+export function writeReferenceCsv(
+  dir: string,
+  batches: { nodeId: string; batch: AgentBatch }[],
+): { samplesCsv: string; remoteIpsCsv: string; samples: number; remoteIps: number } {
+  const sampleLines: string[] = [];
+  const ipLines: string[] = [];
+  for (const { nodeId, batch } of batches) {
+    const n = normaliseAgentBatch(batch);
+    const cols = n.samples as unknown as Record<string, readonly (number | boolean | null)[]>;
+    n.samples.time.forEach((t, i) => {
+      const values: string[] = [new Date(t).toISOString(), nodeId, String(batch.batchSeq), "0", "0"];
+      for (const [field, , kind] of INGEST_SAMPLE_METRICS) {
+        const v = cols[field]?.[i];
+        if (v === null || v === undefined) values.push("");
+        else if (kind === "time") values.push(new Date(v as number).toISOString());
+        else if (kind === "int8" || kind === "int4" || kind === "int2") values.push(String(Math.round(v as number)));
+        else values.push(String(v));
+      }
+      sampleLines.push(values.join(","));
+    });
+    n.remoteIps.ip.forEach((ip, i) => {
+      ipLines.push(
+        `${new Date(n.samples.time[n.remoteIps.sample[i]!]!).toISOString()},${nodeId},${ip},${n.remoteIps.conns[i]}`,
+      );
+    });
+  }
+  const samplesCsv = join(dir, "samples.csv");
+  const remoteIpsCsv = join(dir, "remote_ips.csv");
+  writeFileSync(samplesCsv, sampleLines.join("\n") + "\n");
+  writeFileSync(remoteIpsCsv, ipLines.join("\n") + "\n");
+  return { samplesCsv, remoteIpsCsv, samples: sampleLines.length, remoteIps: ipLines.length };
+}
+
+/** `psql \copy` of both CSVs into the database's node_samples / node_remote_ips; returns ms. */
+export function psqlCopy(url: string, csv: { samplesCsv: string; remoteIpsCsv: string }): number {
+  const started = performance.now();
+  execFileSync("psql", [
+    url,
+    "-q",
+    "-v",
+    "ON_ERROR_STOP=1",
+    "-c",
+    `\\copy node_samples (${SAMPLE_COPY_COLUMNS.join(",")}) FROM '${csv.samplesCsv}' WITH (FORMAT csv)`,
+    "-c",
+    `\\copy node_remote_ips (time, node_id, ip, conns) FROM '${csv.remoteIpsCsv}' WITH (FORMAT csv)`,
+  ]);
+  return performance.now() - started;
+}
+
+export async function truncateIngestTables(db: TestDatabase): Promise<void> {
+  await db.pool.query("TRUNCATE node_samples, node_remote_ips, node_latest");
+  await db.pool.query("VACUUM ANALYZE node_samples, node_remote_ips");
+}
+
+export const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+export const percentile = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.max(0, Math.ceil((p / 100) * s.length) - 1))]!;
+};
+
+export function table(rows: (string | number)[][]): string {
+  const cells = rows.map((r) =>
+    r.map((c) => (typeof c === "number" ? c.toLocaleString("en-US", { maximumFractionDigits: 2 }) : c)),
+  );
+  const widths = cells[0]!.map((_, i) => Math.max(...cells.map((r) => r[i]!.length)));
+  return cells.map((r) => r.map((c, i) => c.padEnd(widths[i]!)).join("  ")).join("\n");
+}
+
+export function tempDir(): string {
+  return mkdtempSync(join(tmpdir(), "rpcpulse-bench-"));
+}

@@ -1,0 +1,140 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { expect, test, type APIRequestContext } from "@playwright/test";
+import { createSqlPool, type SqlPool } from "@rpcpulse/db";
+import { seedDemoDirectory } from "@rpcpulse/services";
+
+/**
+ * The public directory with real data: the simnet demo nodes are listed through the directory
+ * service (seedDemoDirectory), the worker of the e2e stack probes and ranks them (PROBE_ALLOW_PRIVATE),
+ * and the public pages and badges show what the JSON API says. No sign-in anywhere.
+ */
+const DEMO = resolve(import.meta.dirname, "../../packages/simnet/demo.json");
+const HIVE_API = "http://127.0.0.1:18091";
+const HIVE_LAGGING = "http://127.0.0.1:18092";
+
+interface ApiEndpoint {
+  id: string;
+  url: string;
+  name: string;
+  rank: number;
+  score: number;
+  health: string;
+}
+
+async function rankedHive(api: APIRequestContext, query = ""): Promise<ApiEndpoint[]> {
+  const res = await api.get(`/api/v1/chains/hive/endpoints${query}`);
+  expect(res.status()).toBe(200);
+  return ((await res.json()) as { endpoints: ApiEndpoint[] }).endpoints;
+}
+
+test.describe("public directory", () => {
+  let pool: SqlPool | undefined;
+  let hive: ApiEndpoint;
+
+  test.beforeAll(async ({ request }) => {
+    test.setTimeout(180_000);
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error("DATABASE_URL must name the e2e database (scripts/e2e.sh exports it)");
+    pool = createSqlPool(url, { max: 2 });
+    const demo = JSON.parse(readFileSync(DEMO, "utf8")) as { nodes: unknown[] };
+    await seedDemoDirectory({ sql: pool }, { nodes: demo.nodes });
+    // The worker probes every listed endpoint and writes a ranking snapshot about once a minute.
+    await expect
+      .poll(async () => (await rankedHive(request)).map((e) => e.url).sort(), { timeout: 150_000, intervals: [2_000] })
+      .toEqual(expect.arrayContaining([HIVE_API, HIVE_LAGGING]));
+    hive = (await rankedHive(request)).find((e) => e.url === HIVE_API)!;
+  });
+
+  test.afterAll(async () => {
+    await pool?.end();
+  });
+
+  test("ranked page lists what the API ranks, in the same order, with filters in the URL", async ({
+    page,
+    request,
+  }) => {
+    const api = await rankedHive(request);
+    await page.goto("/directory");
+    await page.getByTestId("chain-hive").click();
+    await expect(page).toHaveURL(/\/directory\/hive$/);
+    await expect(page.getByRole("heading", { level: 1 })).toContainText("Hive");
+
+    const rows = page.getByTestId("ranked-table").locator("tbody tr");
+    await expect(rows).toHaveCount(api.length);
+    const urls = await rows.locator(".dir-url code").allTextContents();
+    // The snapshot may be replaced between the two reads; compare against a fresh API read if so.
+    const fresh = await rankedHive(request);
+    expect([api.map((e) => e.url), fresh.map((e) => e.url)]).toContainEqual(urls);
+    const row = rows.filter({ hasText: HIVE_API });
+    await expect(row.locator(".dir-status")).toHaveText(/healthy|degraded|probation|dead/);
+    await expect(row.getByRole("link", { name: hive.name })).toBeVisible();
+
+    // The JSON API link carries the same query.
+    await page.goto("/directory/hive?min=101&window=1h");
+    await expect(page.getByTestId("json-api-link")).toHaveAttribute("href", "/api/v1/chains/hive/endpoints?window=1h");
+    await page.goto("/directory/hive?min=100");
+    const strict = await rankedHive(request, "?minScore=100");
+    if (strict.length === 0) await expect(page.getByText("No endpoints match these filters")).toBeVisible();
+    else await expect(page.getByTestId("ranked-table").locator("tbody tr")).toHaveCount(strict.length);
+    await expect(page.getByTestId("json-api-link")).toHaveAttribute(
+      "href",
+      "/api/v1/chains/hive/endpoints?minScore=100",
+    );
+  });
+
+  test("endpoint page shows history, capabilities and badge snippets", async ({ page, request }) => {
+    test.setTimeout(150_000);
+    // A chart needs two points: at the 1 h range they are raw probes, one round every ~30 s.
+    await expect
+      .poll(
+        async () => {
+          const res = await request.get(`/api/v1/endpoints/${hive.id}/history?range=1h`);
+          return res.ok() ? ((await res.json()) as { points: unknown[] }).points.length : 0;
+        },
+        { timeout: 120_000, intervals: [3_000] },
+      )
+      .toBeGreaterThanOrEqual(2);
+    await page.goto("/directory/hive");
+    await page.getByRole("link", { name: hive.name }).click();
+    await expect(page).toHaveURL(new RegExp(`/directory/endpoints/${hive.id}$`));
+    await expect(page.getByRole("heading", { level: 1 })).toHaveText(hive.name);
+    await expect(page.getByTestId("endpoint-url")).toHaveText(HIVE_API);
+    await expect(page.getByRole("heading", { name: "History" })).toBeVisible();
+    await page
+      .getByRole("navigation", { name: "History range" })
+      .getByRole("link", { name: "1h", exact: true })
+      .click();
+    await expect(page).toHaveURL(/\?range=1h$/);
+    // Two probes exist in the last hour, so the latency chart is drawn, not the empty state.
+    await expect(page.getByRole("img", { name: /Latency/ })).toBeVisible();
+    await expect(page.getByTestId("window-table")).toContainText("all");
+    await expect(page.getByRole("heading", { name: "Capabilities" })).toBeVisible();
+    const badge = page.getByTestId("badge-status");
+    await expect(badge).toBeVisible();
+    expect(await badge.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0)).toBe(true);
+    await expect(page.locator(".dir-snippet code").first()).toContainText(
+      `/badge/endpoint/${hive.id}.svg?metric=status`,
+    );
+  });
+
+  test("badges: SVG, cached, 404 for unknown ids, 400 for unknown metrics", async ({ request }) => {
+    for (const metric of ["status", "uptime", "latency", "score"]) {
+      const res = await request.get(`/badge/endpoint/${hive.id}.svg?metric=${metric}`);
+      expect(res.status()).toBe(200);
+      expect(res.headers()["content-type"]).toMatch(/^image\/svg\+xml/);
+      expect(res.headers()["cache-control"]).toBe("public, max-age=60");
+      const body = await res.text();
+      expect(body).toMatch(/^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+      expect(body).not.toContain("not found");
+    }
+    const score = await (await request.get(`/badge/endpoint/${hive.id}.svg?metric=score`)).text();
+    expect(score).toMatch(/>\d{1,3}\/100</);
+    const missing = await request.get("/badge/endpoint/00000000-0000-4000-8000-000000000000.svg");
+    expect(missing.status()).toBe(404);
+    expect(missing.headers()["content-type"]).toMatch(/^image\/svg\+xml/);
+    expect(await missing.text()).toContain("not found");
+    expect((await request.get("/badge/endpoint/not-a-uuid.svg")).status()).toBe(404);
+    expect((await request.get(`/badge/endpoint/${hive.id}.svg?metric=bogus`)).status()).toBe(400);
+  });
+});

@@ -1,0 +1,119 @@
+import { expect, test } from "@playwright/test";
+import { createApiAccount, type ApiAccount } from "../fixtures/api-account.js";
+
+/**
+ * Every org-scoped route, called by a signed-in user of org A with org B's ids, must answer 403 or
+ * 404 and change nothing (the Uptime Kuma CVE-2026-32230 / Grafana CVE-2024-1313 class).
+ */
+test.describe("tenant isolation", () => {
+  let alice: ApiAccount;
+  let bob: ApiAccount;
+  let bobMemberId: string;
+
+  test.beforeAll(async ({ baseURL }) => {
+    alice = await createApiAccount(baseURL!, "alice");
+    bob = await createApiAccount(baseURL!, "bob");
+    const members = await bob.api.get(`/api/orgs/${bob.organization.id}/members`);
+    expect(members.status()).toBe(200);
+    const body = (await members.json()) as { members: { id: string }[] };
+    bobMemberId = body.members[0]!.id;
+  });
+
+  test.afterAll(async () => {
+    await alice?.api.dispose();
+    await bob?.api.dispose();
+  });
+
+  test("owner can use the routes of their own organization", async () => {
+    const org = alice.organization.id;
+    expect((await alice.api.get(`/api/orgs/${org}/nodes`)).status()).toBe(200);
+    expect((await alice.api.get(`/api/orgs/${org}/members`)).status()).toBe(200);
+    expect((await alice.api.get(`/api/orgs/${org}/invitations`)).status()).toBe(200);
+    const invite = await alice.api.post(`/api/orgs/${org}/invitations`, {
+      data: { email: "someone@e2e.rpcpulse.dev", role: "viewer" },
+    });
+    expect(invite.status()).toBe(201);
+    expect(((await invite.json()) as { link: string }).link).toMatch(/\/invite\/[A-Za-z0-9_-]+$/);
+  });
+
+  test("every org route refuses another organization's ids", async () => {
+    const other = bob.organization.id;
+    const calls: [string, () => Promise<{ status(): number }>][] = [
+      ["GET nodes", () => alice.api.get(`/api/orgs/${other}/nodes`)],
+      ["GET members", () => alice.api.get(`/api/orgs/${other}/members`)],
+      ["GET invitations", () => alice.api.get(`/api/orgs/${other}/invitations`)],
+      [
+        "POST invitations",
+        () =>
+          alice.api.post(`/api/orgs/${other}/invitations`, { data: { email: "x@e2e.rpcpulse.dev", role: "admin" } }),
+      ],
+      [
+        "PATCH member",
+        () => alice.api.patch(`/api/orgs/${other}/members/${bobMemberId}`, { data: { role: "viewer" } }),
+      ],
+      ["DELETE member", () => alice.api.delete(`/api/orgs/${other}/members/${bobMemberId}`)],
+      // Own org id in the path, other org's member id: still refused.
+      [
+        "PATCH foreign member via own org",
+        () =>
+          alice.api.patch(`/api/orgs/${alice.organization.id}/members/${bobMemberId}`, { data: { role: "viewer" } }),
+      ],
+      [
+        "DELETE foreign member via own org",
+        () => alice.api.delete(`/api/orgs/${alice.organization.id}/members/${bobMemberId}`),
+      ],
+    ];
+    for (const [name, call] of calls) {
+      const status = (await call()).status();
+      expect([403, 404], `${name} answered ${status}`).toContain(status);
+    }
+    // Bob is still the owner of his organization.
+    const members = (await (await bob.api.get(`/api/orgs/${other}/members`)).json()) as {
+      members: { id: string; role: string }[];
+    };
+    expect(members.members).toEqual([expect.objectContaining({ id: bobMemberId, role: "owner" })]);
+    const invitations = (await (await bob.api.get(`/api/orgs/${other}/invitations`)).json()) as {
+      invitations: unknown[];
+    };
+    expect(invitations.invitations).toHaveLength(0);
+  });
+
+  test("pages of another organization are 404", async () => {
+    const page = await alice.api.get(`/app/o/${bob.organization.slug}`, { maxRedirects: 0 });
+    expect(page.status()).toBe(404);
+    const settings = await alice.api.get(`/app/o/${bob.organization.slug}/settings`, { maxRedirects: 0 });
+    expect(settings.status()).toBe(404);
+  });
+
+  test("fleet pages and the node metrics route of another organization are 404", async () => {
+    const other = bob.organization.slug;
+    const someNode = "00000000-0000-4000-8000-000000000000";
+    for (const path of [
+      `/app/o/${other}?sort=p95&status=down`,
+      `/app/o/${other}/nodes/new`,
+      `/app/o/${other}/nodes/${someNode}`,
+      `/app/o/${other}/nodes/${someNode}/metrics?range=1h`,
+      // Own organization, node id that is not one of its nodes.
+      `/app/o/${alice.organization.slug}/nodes/${someNode}`,
+      `/app/o/${alice.organization.slug}/nodes/${someNode}/metrics`,
+      `/app/o/${alice.organization.slug}/nodes/not-a-uuid/metrics`,
+    ]) {
+      const status = (await alice.api.get(path, { maxRedirects: 0 })).status();
+      expect([403, 404], `${path} answered ${status}`).toContain(status);
+    }
+  });
+
+  test("anonymous and cross-origin callers are refused", async ({ playwright, baseURL }) => {
+    const anonymous = await playwright.request.newContext({
+      baseURL,
+      extraHTTPHeaders: { origin: new URL(baseURL!).origin },
+    });
+    expect((await anonymous.get(`/api/orgs/${alice.organization.id}/members`)).status()).toBe(401);
+    await anonymous.dispose();
+    const crossSite = await alice.api.post(`/api/orgs/${alice.organization.id}/invitations`, {
+      data: { email: "csrf@e2e.rpcpulse.dev", role: "admin" },
+      headers: { origin: "https://evil.example" },
+    });
+    expect(crossSite.status()).toBe(403);
+  });
+});

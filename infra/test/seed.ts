@@ -1,0 +1,148 @@
+/**
+ * A small fleet with three hours of history, written through @rpcpulse/db's insert functions so
+ * the dashboards read rows shaped exactly like production ones (both storage modes).
+ *
+ *   alpha    healthy: lag 0, head age 1.5 s, samples up to now, top remote IPs
+ *   bravo    lagging: 8 blocks behind, samples up to now
+ *   charlie  down: its last sample is 30 minutes old
+ *   delta    down: enrolled, never reported
+ *   xray     healthy, but in another organization (must never show up in ORG's dashboards)
+ */
+import {
+  insertNodeSamples,
+  insertRemoteIps,
+  refreshRollups,
+  type NodeSampleInput,
+  type RemoteIpSampleInput,
+  type SqlClient,
+} from "@rpcpulse/db";
+
+export const ORG = "org_grafana_fixture_000000000001";
+export const OTHER_ORG = "org_grafana_fixture_000000000002";
+export const NETWORK = "00000000-0000-4000-8000-00000000a0a0";
+export const NODES = {
+  alpha: "00000000-0000-4000-8000-00000000a001",
+  bravo: "00000000-0000-4000-8000-00000000a002",
+  charlie: "00000000-0000-4000-8000-00000000a003",
+  delta: "00000000-0000-4000-8000-00000000a004",
+  xray: "00000000-0000-4000-8000-00000000a005",
+} as const;
+export type NodeName = keyof typeof NODES;
+
+/** Sample spacing and history length. */
+export const STEP_MS = 60_000;
+export const HISTORY_MS = 3 * 3_600_000;
+/** Latencies cycled through (ms): they land in different histogram buckets. */
+const LATENCIES = [3, 8, 20, 40, 80, 200, 400, 900, 60, 30];
+
+function sample(nodeId: string, time: Date, k: number, lagging: boolean): NodeSampleInput {
+  const total = LATENCIES[k % LATENCIES.length] ?? 10;
+  return {
+    time,
+    nodeId,
+    tcpEstablished: 100 + (k % 7),
+    tcpSynRecv: k % 3,
+    tcpFinWait1: 1,
+    tcpFinWait2: 2,
+    tcpTimeWait: 50 + (k % 11),
+    tcpCloseWait: k % 2,
+    tcpLastAck: 0,
+    tcpClosing: 0,
+    tcpListen: 4,
+    timeWaitIn: 30 + (k % 5),
+    timeWaitOut: 20 + (k % 6),
+    sockInuse: 120,
+    sockOrphan: k % 4,
+    sockTw: 50 + (k % 11),
+    sockAlloc: 130,
+    sockMem: 40,
+    listenOverflows: k % 5,
+    listenDrops: k % 5,
+    twOverflows: k % 2,
+    distinctRemoteIps: 3,
+    conntrackCount: 500 + k,
+    conntrackMax: 262_144,
+    openFds: 300 + (k % 9),
+    fdLimit: 1_048_576,
+    ephemeralInUse: 40 + (k % 3),
+    ephemeralRange: 28_232,
+    headBlock: 1_000 + k,
+    headTime: new Date(time.getTime() - (lagging ? 30_000 : 1_500)),
+    finalizedBlock: 980 + k,
+    lagBlocks: lagging ? 8 : 0,
+    headAgeMs: lagging ? 30_000 : 1_500,
+    peers: 20,
+    syncing: false,
+    connectMs: 0.4,
+    ttfbMs: total - 0.5,
+    totalMs: total,
+    cpuPct: 10 + (k % 50),
+    load1: 0.5 + (k % 4) / 4,
+    memAvailable: 8_000_000_000 - k * 1_000_000,
+    memTotal: 16_000_000_000,
+    shmem: 100_000_000,
+    swapUsed: 1_000_000,
+    diskFree: 500_000_000_000 - k * 1_000_000,
+    diskTotal: 1_000_000_000_000,
+    shmFree: 4_000_000_000,
+    clockSkewMs: 12,
+    batchSeq: k,
+  };
+}
+
+export interface SeededFleet {
+  now: Date;
+}
+
+/** Writes the fleet and its history ending at `now`, then materializes the rollups. */
+export async function seedFleet(sql: SqlClient, now: Date): Promise<SeededFleet> {
+  await sql.query(
+    `INSERT INTO chains (slug, name, api_families, finality, finality_note)
+     VALUES ('hive', 'Hive', '{hive}', 'irreversible', 'fixture') ON CONFLICT DO NOTHING`,
+  );
+  await sql.query(
+    `INSERT INTO networks (id, slug, chain_slug, name, block_interval_ms, testnet)
+     VALUES ($1, 'grafana-fixture-net', 'hive', 'Grafana fixture net', 3000, true)`,
+    [NETWORK],
+  );
+  await sql.query(
+    `INSERT INTO organizations (id, name, slug) VALUES ($1, 'Fixture org', 'grafana-fixture'),
+            ($2, 'Other org', 'grafana-other')`,
+    [ORG, OTHER_ORG],
+  );
+  // Time of the last accepted push, as ingest records it.
+  const lastSeen: Record<NodeName, Date | null> = {
+    alpha: now,
+    bravo: now,
+    charlie: new Date(now.getTime() - 30 * 60_000),
+    delta: null,
+    xray: now,
+  };
+  for (const [name, id] of Object.entries(NODES) as [NodeName, string][]) {
+    await sql.query(
+      `INSERT INTO nodes (id, organization_id, network_id, api_family, client_name, client_version, name,
+                          local_rpc_url, last_seen_at, agent_version)
+       VALUES ($1, $2, $3, 'hive', 'hived', '1.27.11', $4, 'http://127.0.0.1:8091', $5, $6)`,
+      [id, name === "xray" ? OTHER_ORG : ORG, NETWORK, name, lastSeen[name], lastSeen[name] ? "0.1.0" : null],
+    );
+  }
+
+  const samples: NodeSampleInput[] = [];
+  const ips: RemoteIpSampleInput[] = [];
+  const steps = HISTORY_MS / STEP_MS;
+  for (let k = 0; k <= steps; k++) {
+    const time = new Date(now.getTime() - (steps - k) * STEP_MS);
+    samples.push(sample(NODES.alpha, time, k, false), sample(NODES.bravo, time, k, true));
+    samples.push(sample(NODES.xray, time, k, false));
+    if (now.getTime() - time.getTime() >= 30 * 60_000) samples.push(sample(NODES.charlie, time, k, false));
+    ips.push(
+      { time, nodeId: NODES.alpha, ip: "203.0.113.7", conns: 40 + (k % 10) },
+      { time, nodeId: NODES.alpha, ip: "198.51.100.20", conns: 5 + (k % 3) },
+      { time, nodeId: NODES.alpha, ip: "2001:db8::42", conns: 2 },
+    );
+  }
+  await insertNodeSamples(sql, samples);
+  await insertRemoteIps(sql, ips);
+  await refreshRollups(sql, { from: new Date(now.getTime() - HISTORY_MS - 3_600_000), to: now });
+  return { now };
+}

@@ -1,0 +1,76 @@
+#!/usr/bin/env bash
+# Quick start: installs, migrates, builds and starts RPC Pulse with a demo fleet on this machine.
+#   npm run demo      web on :3000, ingest on :3003, worker, simnet chain nodes, one agent per node
+#                     (one lagging, one stalled, one flooded from a single IP); Ctrl-C stops everything.
+# Needs Node.js 20+, PostgreSQL 14+ on 127.0.0.1:5432 and Redis on 127.0.0.1:6379 (started if stopped).
+# Environment overrides: DATABASE_URL, REDIS_URL, PORT, INGEST_PORT, BETTER_AUTH_SECRET (README, Configuration).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
+cd "$(repo_root)"
+
+export DATABASE_URL=${DATABASE_URL:-postgresql://postgres@127.0.0.1:5432/rpcpulse}
+export REDIS_URL=${REDIS_URL:-redis://127.0.0.1:6379}
+export PORT=${PORT:-3000}
+export INGEST_PORT=${INGEST_PORT:-3003}
+export APP_BASE_URL=${APP_BASE_URL:-http://localhost:$PORT}
+export DEMO_MODE=true
+export NODE_ENV=production
+export LOG_FORMAT=${LOG_FORMAT:-pretty}
+# simnet runs on loopback: the prober may reach private addresses in the demo only.
+export PROBE_ALLOW_PRIVATE=true
+# This machine is offline: probe only the loopback (simnet) endpoints; the public seed list stays
+# listed on probation instead of failing DNS look-ups every round. Unset it on a connected host.
+export PROBE_ONLY_PRIVATE=${PROBE_ONLY_PRIVATE:-true}
+mkdir -p var
+# A stable secret for this checkout's demo; real deployments set BETTER_AUTH_SECRET themselves.
+if [ -z "${BETTER_AUTH_SECRET:-}" ]; then
+  [ -f var/demo-secret ] || head -c 32 /dev/urandom | base64 | tr -d '\n' >var/demo-secret
+  BETTER_AUTH_SECRET=$(cat var/demo-secret)
+  export BETTER_AUTH_SECRET
+fi
+
+step "1/6 Checking PostgreSQL and Redis"
+ensure_services
+step "2/6 Installing npm packages"
+ensure_node_modules
+npm run db:generate --silent >/dev/null
+step "3/6 Migrating $DATABASE_URL"
+npm run db:migrate --silent
+step "4/6 Building the web app and the agent bundle"
+npm run build --silent -w @rpcpulse/web
+npm run build --silent -w @rpcpulse/agent
+
+step "5/6 Starting simnet, ingest, worker and web"
+trap 'step "Stopping"; stop_all' EXIT INT TERM
+start_bg simnet node_modules/.bin/tsx packages/simnet/src/cli.ts --config packages/simnet/demo.json
+start_bg ingest env INGEST_HOST=127.0.0.1 node_modules/.bin/tsx apps/ingest/src/main.ts
+start_bg worker node_modules/.bin/tsx apps/worker/src/main.ts
+start_bg web node_modules/.bin/next start apps/web -p "$PORT"
+wait_for_url "$APP_BASE_URL/api/health" 120 || { tail -n 40 var/log/web.log >&2; die "web did not start; see var/log/web.log"; }
+wait_for_url "http://127.0.0.1:$INGEST_PORT/healthz" 60 || { tail -n 40 var/log/ingest.log >&2; die "ingest did not start; see var/log/ingest.log"; }
+
+step "6/6 Enrolling the demo fleet and starting one agent per node"
+node_modules/.bin/tsx scripts/demo-fleet.ts --simnet packages/simnet/demo.json \
+  --ingest-url "http://127.0.0.1:$INGEST_PORT/v1/ingest" --out var/demo/agents >&2
+for config in var/demo/agents/*/config.json; do
+  name=$(basename "$(dirname "$config")")
+  start_bg "agent-$name" node apps/agent/dist/rpcpulse-agent.mjs run --config "$config"
+done
+# The same simnet nodes are listed in the public directory, where the worker probes and ranks them.
+node_modules/.bin/tsx scripts/demo-directory.ts --simnet packages/simnet/demo.json
+# hive-api (port 18091) gets a connection flood from one address, for the per-IP views and advice.
+start_bg flood node_modules/.bin/tsx scripts/demo-flood.ts --port 18091 --from 127.0.0.77 --connections 150
+
+cat >&2 <<MSG
+
+  RPC Pulse is running (demo mode).
+    Web:     $APP_BASE_URL   (the fleet fills in within a minute)
+    Sign in: demo@rpcpulse.dev / pulse-demo-2026   (this account exists only in demo mode)
+    Directory: $APP_BASE_URL/directory   (public, no sign-in; ranked within a few minutes)
+    Health:  $APP_BASE_URL/api/health
+    Ingest:  http://127.0.0.1:$INGEST_PORT/v1/ingest
+    Logs:    var/log/*.log
+  Press Ctrl-C to stop.
+
+MSG
+wait
