@@ -41,7 +41,8 @@ export function createRedisConnection(redisUrl: string, options: CreateRedisConn
 export async function pingRedis(connection: Redis, timeoutMs = 1_000): Promise<boolean> {
   // A connection still doing its first handshake is not "down": wait for it within the deadline.
   // One that is reconnecting or closed is down now, and the health check says so at once.
-  const starting = connection.status === "wait" || connection.status === "connecting" || connection.status === "connect";
+  const starting =
+    connection.status === "wait" || connection.status === "connecting" || connection.status === "connect";
   if (connection.status !== "ready" && !starting) return false;
   let timer: NodeJS.Timeout | undefined;
   try {
