@@ -27,3 +27,4 @@ export * from "./timeseries/fleet-overview.js";
 export * from "./timeseries/remote-ip-series.js";
 export * from "./directory/index.js";
 export * from "./seed/public-endpoints.js";
+export * from "./status/index.js";

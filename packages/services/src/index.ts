@@ -11,3 +11,4 @@ export * from "./ingest/index.js";
 export * from "./nodes/index.js";
 export * from "./demo/seed-demo-fleet.js";
 export * from "./directory/index.js";
+export * from "./status/index.js";

@@ -1,0 +1,2 @@
+export * from "./incidents.js";
+export * from "./maintenance.js";

@@ -1,0 +1,31 @@
+/**
+ * In-process cache of public status-page snapshots. Entries live STATUS_SNAPSHOT_TTL_MS; writes in
+ * this process (incidents, maintenance, page edits) clear it at once, writes in another process
+ * (the worker opening an auto incident) show within the TTL.
+ */
+export const STATUS_SNAPSHOT_TTL_MS = 30_000;
+
+interface Entry<T> {
+  value: Promise<T>;
+  expiresAt: number;
+}
+
+const entries = new Map<string, Entry<unknown>>();
+const MAX_ENTRIES = 500;
+
+export async function cachedSnapshot<T>(key: string, load: () => Promise<T>, now = Date.now()): Promise<T> {
+  const hit = entries.get(key) as Entry<T> | undefined;
+  if (hit && hit.expiresAt > now) return hit.value;
+  const value = load();
+  entries.set(key, { value, expiresAt: now + STATUS_SNAPSHOT_TTL_MS });
+  value.catch(() => entries.delete(key));
+  if (entries.size > MAX_ENTRIES) {
+    const oldest = entries.keys().next().value;
+    if (oldest !== undefined) entries.delete(oldest);
+  }
+  return value;
+}
+
+export function invalidateStatusSnapshots(): void {
+  entries.clear();
+}
