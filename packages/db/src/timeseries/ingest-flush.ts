@@ -1,5 +1,6 @@
 import type { SqlClient } from "../sql-client.js";
 import { BinaryCopyEncoder, copyFromStdin, ipBytes, uuidBytes, type CopyCapableClient } from "./copy-binary.js";
+import { upsertReportedSettings } from "../advisor/advisor-nodes.js";
 import { NODE_SAMPLE_METRICS } from "./node-samples.js";
 
 /**
@@ -49,6 +50,8 @@ export interface IngestFlushBatch {
   remoteIps: IngestRemoteIpColumns;
   /** Blocks behind the network head per sample (computed by the caller); null = unknown. */
   lagBlocks: readonly (number | null)[];
+  /** Kernel settings the batch reported last (JSON for node_reported_settings); null/absent = none. */
+  settings?: unknown;
 }
 
 export interface IngestFlushResult {
@@ -166,7 +169,21 @@ function summariseNodes(batches: readonly IngestFlushBatch[]) {
     seenAt: ids.map((id) => new Date(seen.get(id)!.at)),
     agentVersions: ids.map((id) => seen.get(id)!.agentVersion),
     clientVersions: ids.map((id) => seen.get(id)!.clientVersion),
+    settings: newestSettings(batches),
   };
+}
+
+/** Per node, the settings of its newest batch that carried any (for node_reported_settings). */
+function newestSettings(batches: readonly IngestFlushBatch[]) {
+  const newest = new Map<string, { nodeId: string; settings: unknown; reportedAt: Date }>();
+  for (const b of batches) {
+    if (b.settings === undefined || b.settings === null) continue;
+    const prev = newest.get(b.nodeId);
+    if (!prev || b.receivedAtMs >= prev.reportedAt.getTime()) {
+      newest.set(b.nodeId, { nodeId: b.nodeId, settings: b.settings, reportedAt: new Date(b.receivedAtMs) });
+    }
+  }
+  return [...newest.values()].sort((a, b) => (a.nodeId < b.nodeId ? -1 : a.nodeId > b.nodeId ? 1 : 0));
 }
 
 const UPSERT_LATEST_SQL = `
@@ -206,6 +223,7 @@ export async function writeIngestFlush(
     const finishNodes = async () => {
       await session.query(UPSERT_LATEST_SQL, [nodes.ids, nodes.latestTimes]);
       await session.query(UPDATE_NODES_SQL, [nodes.ids, nodes.seenAt, nodes.agentVersions, nodes.clientVersions]);
+      await upsertReportedSettings(session, nodes.settings);
     };
     try {
       await session.query("BEGIN");

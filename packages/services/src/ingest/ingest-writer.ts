@@ -41,7 +41,8 @@ export type IngestWriteJob = Pick<
   | "clientVersion"
   | "samples"
   | "remoteIps"
->;
+> &
+  Partial<Pick<IngestJob, "settings">>;
 
 export interface IngestWriteResult {
   /** Rows committed by the flush this batch was part of (the whole flush, not only this batch). */
@@ -87,6 +88,7 @@ export function createIngestWriter(deps: { pool: SqlSessionPool }, options: Inge
     clientVersion: job.clientVersion,
     samples: job.samples,
     remoteIps: job.remoteIps,
+    settings: job.settings ?? null,
     lagBlocks:
       options.networkHeads?.lagBlocks(job.networkId, job.samples.time, job.samples.headBlock) ??
       job.samples.time.map(() => null),

@@ -15,6 +15,22 @@ export interface NormalisedBatch {
   remoteIps: { sample: number[]; ip: string[]; conns: number[] };
   /** The node software's version as the newest sample saw it. */
   clientVersion: string | null;
+  /**
+   * Kernel settings of the newest sample that reported them (the wire `settings` group plus the
+   * listening ports and the /dev/shm size): what the tuning advisor reads. null = none reported.
+   */
+  settings: ReportedSettings | null;
+}
+
+export type ReportedSettings = NonNullable<AgentSample["settings"]> & {
+  listeningPorts: number[] | null;
+  shmTotalBytes: number | null;
+};
+
+function settingsOf(s: AgentSample): ReportedSettings | null {
+  if (!s.settings) return null;
+  const shm = s.disks.find((d) => d.path === SHM);
+  return { ...s.settings, listeningPorts: s.tcp?.listeningPorts ?? null, shmTotalBytes: shm?.totalBytes ?? null };
 }
 
 const SHM = "/dev/shm";
@@ -108,6 +124,7 @@ export function normaliseAgentBatch(batch: AgentBatch): NormalisedBatch {
     conns: [],
   };
   let clientVersion: string | null = null;
+  let settings: ReportedSettings | null = null;
   batch.samples.forEach((sample, index) => {
     columns.time!.push(Date.parse(sample.collectedAt));
     const metrics = metricsOf(sample) as Record<string, unknown>;
@@ -118,6 +135,7 @@ export function normaliseAgentBatch(batch: AgentBatch): NormalisedBatch {
       remoteIps.conns.push(peer.connections);
     }
     clientVersion = sample.chain?.clientVersion ?? clientVersion;
+    settings = settingsOf(sample) ?? settings;
   });
-  return { samples: columns as NormalisedSampleColumns, remoteIps, clientVersion };
+  return { samples: columns as NormalisedSampleColumns, remoteIps, clientVersion, settings };
 }

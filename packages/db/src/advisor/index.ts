@@ -1,0 +1,4 @@
+export * from "./advisor-nodes.js";
+export * from "./metric-series.js";
+export * from "./suggestions.js";
+export * from "./telemetry-window.js";
