@@ -26,5 +26,6 @@ export * from "./repositories/organizations.js";
 export * from "./timeseries/fleet-overview.js";
 export * from "./timeseries/remote-ip-series.js";
 export * from "./directory/index.js";
+export * from "./advisor/index.js";
 export * from "./seed/public-endpoints.js";
 export * from "./status/index.js";
