@@ -1,8 +1,27 @@
 import { runRules, type Rule } from "./engine.js";
+import { SYNC_RULES } from "./rules/chain-sync.js";
+import { CLIENT_RULES } from "./rules/clients.js";
+import { FLOOD_RULES } from "./rules/flood.js";
+import { HIVE_RULES } from "./rules/hive-state.js";
+import { KERNEL_STALE_RULES } from "./rules/kernel-stale.js";
+import { LIMIT_RULES } from "./rules/limits.js";
+import { SIDECAR_RULES } from "./rules/sidecar.js";
+import { SOCKET_RULES } from "./rules/sockets.js";
+import { TIME_WAIT_RULES } from "./rules/time-wait.js";
 import type { AdvisorInput, RuleDescriptor, SuggestionDraft } from "./types.js";
 
 /** Every rule, in the order of the docs table. */
-const ALL_RULES: readonly Rule[] = [];
+const ALL_RULES: readonly Rule[] = [
+  ...KERNEL_STALE_RULES,
+  ...TIME_WAIT_RULES,
+  ...SOCKET_RULES,
+  ...LIMIT_RULES,
+  ...FLOOD_RULES,
+  ...SYNC_RULES,
+  ...HIVE_RULES,
+  ...CLIENT_RULES,
+  ...SIDECAR_RULES,
+];
 
 export const RULES: readonly RuleDescriptor[] = ALL_RULES.map((r) => r.descriptor);
 

@@ -45,6 +45,7 @@ export type TargetMetric =
   | "conntrack_ratio" // conntrackCount / conntrackMax
   | "fd_ratio" // openFds / fdLimit
   | "top_ip_connections" // connections of the busiest remote IP per sample (node_remote_ips)
+  | "rpc_connections" // sum of listed remote-IP connections per sample (node_remote_ips)
   | "peers"
   | "mem_available_ratio" // memAvailable / memTotal
   | "shm_free_ratio"; // shmFree / shmTotal

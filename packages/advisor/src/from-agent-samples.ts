@@ -1,0 +1,154 @@
+import type { AgentSample } from "@rpcpulse/domain";
+import type {
+  AdvisorInput,
+  AdvisorNode,
+  AdvisorOutboundDestination,
+  AdvisorRemoteIp,
+  AdvisorSample,
+  AdvisorSettings,
+  Thresholds,
+} from "./types.js";
+
+/**
+ * Adapter: agent wire samples (packages/domain) → AdvisorInput.
+ *
+ * Column semantics match what the ingest path stores in node_samples (services
+ * normalise-agent-batch): the node process's open files/limit when the agent watches a process
+ * (else the system-wide file handles), counter deltas for ListenOverflows/Drops and
+ * TCPTimeWaitOverflow, the first non-/dev/shm disk as the data disk, `outbound.totalSockets` as
+ * ephemeralInUse. In addition it keeps what node_samples does not store but the advisor can use:
+ * per-destination outbound sockets (`window.outbound`) and the latest `settings` group (with the
+ * listening ports and the size of /dev/shm). lagBlocks needs the network's head, which only the
+ * server knows; pass `referenceHead` (e.g. another node of the network) to fill it.
+ */
+export interface AgentSamplesToInputOptions {
+  node: AdvisorNode;
+  /** Network head at a given time, for lagBlocks = head − node head. */
+  referenceHead?: (time: Date) => number | null;
+  /** Extra facts the agent does not collect (nginx, client config). */
+  settings?: Partial<AdvisorSettings>;
+  thresholds?: Partial<Thresholds>;
+}
+
+const SHM = "/dev/shm";
+const n = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);
+
+export function agentSampleToAdvisorSample(
+  s: AgentSample,
+  referenceHead?: (time: Date) => number | null,
+): AdvisorSample {
+  const time = new Date(s.collectedAt);
+  const st = s.tcp?.states;
+  const chain = s.chain;
+  const proc = s.fds?.process ?? null;
+  const data = s.disks.find((d) => d.path !== SHM && d.totalBytes !== null);
+  const shm = s.disks.find((d) => d.path === SHM);
+  const ref = referenceHead ? referenceHead(time) : null;
+  const head = n(chain?.headBlock);
+  return {
+    time,
+    headBlock: head,
+    finalizedBlock: n(chain?.finalizedBlock),
+    headAgeMs: chain?.headAgeMs === null || chain?.headAgeMs === undefined ? null : Math.round(chain.headAgeMs),
+    memAvailable: n(s.host?.memAvailableBytes),
+    memTotal: n(s.host?.memTotalBytes),
+    shmem: n(s.host?.shmemBytes),
+    swapUsed: n(s.host?.swapUsedBytes),
+    diskFree: data ? (data.availableBytes ?? data.freeBytes) : null,
+    diskTotal: data ? data.totalBytes : null,
+    shmFree: shm ? (shm.availableBytes ?? shm.freeBytes) : null,
+    fdLimit: proc ? proc.softLimit : n(s.fds?.systemMax),
+    tcpEstablished: n(st?.established),
+    tcpSynRecv: n(st?.synRecv),
+    tcpFinWait1: n(st?.finWait1),
+    tcpFinWait2: n(st?.finWait2),
+    tcpTimeWait: n(st?.timeWait),
+    tcpCloseWait: n(st?.closeWait),
+    tcpLastAck: n(st?.lastAck),
+    tcpClosing: n(st?.closing),
+    tcpListen: n(st?.listen),
+    timeWaitIn: n(s.tcp?.timeWaitInbound),
+    timeWaitOut: n(s.tcp?.timeWaitOutbound),
+    sockInuse: n(s.sockstat?.tcpInuse),
+    sockOrphan: n(s.sockstat?.tcpOrphan),
+    sockTw: n(s.sockstat?.tcpTw),
+    sockAlloc: n(s.sockstat?.tcpAlloc),
+    sockMem: n(s.sockstat?.tcpMemPages),
+    listenOverflows: n(s.netstat?.listenOverflows.delta),
+    listenDrops: n(s.netstat?.listenDrops.delta),
+    twOverflows: n(s.netstat?.tcpTimeWaitOverflow.delta),
+    distinctRemoteIps: n(s.remoteIps?.distinctIps),
+    conntrackCount: n(s.conntrack?.count),
+    conntrackMax: n(s.conntrack?.max),
+    openFds: proc ? proc.openFds : n(s.fds?.systemAllocated),
+    ephemeralInUse: n(s.outbound?.totalSockets),
+    ephemeralRange: n(s.outbound?.portRange?.size ?? s.settings?.ipLocalPortRange?.size),
+    lagBlocks: ref !== null && head !== null ? Math.max(0, ref - head) : null,
+    connectMs: n(chain?.latency?.connectMs),
+    ttfbMs: n(chain?.latency?.firstByteMs),
+    totalMs: n(chain?.latency?.totalMs),
+    cpuPct: n(s.host?.cpuPct),
+    load1: n(s.host?.load1),
+    peers: n(chain?.peers),
+    syncing: n(chain?.syncing),
+  };
+}
+
+/** The newest sample's settings, listening ports and /dev/shm size. */
+export function settingsFromAgentSamples(samples: readonly AgentSample[]): AdvisorSettings | null {
+  for (let i = samples.length - 1; i >= 0; i--) {
+    const s = samples[i]!;
+    if (!s.settings) continue;
+    const r = s.settings.ipLocalPortRange;
+    return {
+      tcpTwReuse: s.settings.tcpTwReuse,
+      tcpFinTimeout: s.settings.tcpFinTimeout,
+      somaxconn: s.settings.somaxconn,
+      tcpMaxSynBacklog: s.settings.tcpMaxSynBacklog,
+      tcpMaxTwBuckets: s.settings.tcpMaxTwBuckets,
+      ipLocalPortRange: r ? { low: r.low, high: r.high } : null,
+      tcpTwRecycleLines: s.settings.tcpTwRecycleLines.map((l) => ({ ...l })),
+      listeningPorts: s.tcp?.listeningPorts ?? [],
+      shmTotalBytes: s.disks.find((d) => d.path === SHM)?.totalBytes ?? null,
+    };
+  }
+  return null;
+}
+
+export function agentSamplesToAdvisorInput(
+  samples: readonly AgentSample[],
+  options: AgentSamplesToInputOptions,
+): AdvisorInput {
+  const ordered = [...samples].sort((a, b) => Date.parse(a.collectedAt) - Date.parse(b.collectedAt));
+  const remoteIps: AdvisorRemoteIp[] = [];
+  const outbound: AdvisorOutboundDestination[] = [];
+  for (const s of ordered) {
+    const time = new Date(s.collectedAt);
+    for (const r of s.remoteIps?.top ?? []) remoteIps.push({ time, ip: r.ip, connections: r.connections });
+    for (const d of s.outbound?.top ?? [])
+      outbound.push({
+        time,
+        ip: d.ip,
+        port: d.port,
+        sockets: d.sockets,
+        established: d.established,
+        timeWait: d.timeWait,
+      });
+  }
+  const base = settingsFromAgentSamples(ordered);
+  const settings = base || options.settings ? { ...(base ?? {}), ...(options.settings ?? {}) } : null;
+  const first = ordered[0] ? new Date(ordered[0].collectedAt) : new Date(0);
+  const last = ordered.length ? new Date(ordered[ordered.length - 1]!.collectedAt) : first;
+  return {
+    node: options.node,
+    window: {
+      from: first,
+      to: last,
+      samples: ordered.map((s) => agentSampleToAdvisorSample(s, options.referenceHead)),
+      remoteIps,
+      outbound,
+    },
+    settings,
+    ...(options.thresholds ? { thresholds: options.thresholds } : {}),
+  };
+}

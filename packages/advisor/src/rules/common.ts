@@ -1,0 +1,88 @@
+import type { RuleContext } from "../engine.js";
+import { chartSeries, metricSeries, type Point } from "../metrics.js";
+import type { Evidence, Severity, SuggestionDraft, TargetMetric } from "../types.js";
+
+const SEVERITY_BASE: Record<Severity, number> = { critical: 80, high: 60, medium: 40, low: 20, info: 5 };
+
+/**
+ * Sorting key 0-100: the severity band plus up to 19 points for how far past its threshold the
+ * observation is (log2 of observed/threshold, 5 points per doubling).
+ */
+export function impactOf(
+  severity: Severity,
+  observed: number,
+  threshold: number,
+  comparison: Evidence["comparison"],
+): number {
+  const over =
+    comparison === "<" || comparison === "<="
+      ? threshold / Math.max(observed, 1e-9)
+      : observed / Math.max(threshold, 1e-9);
+  const extra = Math.max(0, Math.min(19, Math.log2(Math.max(1, over)) * 5));
+  return Math.round(SEVERITY_BASE[severity] + extra);
+}
+
+export function evidence(
+  ctx: RuleContext,
+  e: Omit<Evidence, "window" | "series"> & { points?: readonly Point[] },
+): Evidence {
+  const { points, ...rest } = e;
+  return { ...rest, window: ctx.window, ...(points && points.length > 0 ? { series: chartSeries(points) } : {}) };
+}
+
+export function series(ctx: RuleContext, metric: TargetMetric): Point[] {
+  return metricSeries(metric, ctx.input.window.samples, {
+    remoteIps: ctx.input.window.remoteIps,
+    shmTotalBytes: ctx.input.settings?.shmTotalBytes ?? null,
+  });
+}
+
+export function enoughSamples(ctx: RuleContext, points: readonly Point[]): boolean {
+  return points.length >= ctx.t.minSamples;
+}
+
+export function isLoopback(ip: string): boolean {
+  return ip.startsWith("127.") || ip === "::1" || ip.startsWith("::ffff:127.");
+}
+
+/** Fills defaults every draft shares. */
+export function draft(
+  d: Omit<SuggestionDraft, "caveats" | "snippets" | "arithmetic"> &
+    Partial<Pick<SuggestionDraft, "caveats" | "snippets" | "arithmetic">>,
+): SuggestionDraft {
+  return { caveats: [], snippets: [], arithmetic: [], ...d };
+}
+
+export function minutes(ctx: RuleContext): number {
+  return (ctx.input.window.to.getTime() - ctx.input.window.from.getTime()) / 60_000;
+}
+
+/** The systemd unit most installs use for a client (the operator adjusts the name). */
+export function unitNameOf(ctx: RuleContext): string {
+  switch (ctx.client.kind) {
+    case "hived":
+      return "hived.service";
+    case "steemd":
+      return "steemd.service";
+    case "nethermind":
+      return "nethermind.service";
+    case "geth":
+      return "geth.service";
+    case "substrate":
+      return "polkadot.service";
+    case "sidecar":
+      return "substrate-api-sidecar.service";
+    default:
+      return "rpc-node.service";
+  }
+}
+
+export function configValue(ctx: RuleContext, ...keys: string[]): string | null {
+  const cfg = ctx.input.settings?.clientConfig;
+  if (!cfg) return null;
+  for (const k of keys) {
+    const v = cfg[k];
+    if (typeof v === "string") return v;
+  }
+  return null;
+}

@@ -1,0 +1,133 @@
+import type { Rule } from "../engine.js";
+import { fmt, percentile, type Point } from "../metrics.js";
+import { iptablesConnlimit, nftablesConnlimit } from "../snippets/firewall.js";
+import { nginxPerIpLimits } from "../snippets/nginx.js";
+import { sources } from "../sources.js";
+import type { Snippet } from "../types.js";
+import { draft, evidence, impactOf } from "./common.js";
+
+/** Floor of the per-IP limit: browsers and SDKs open several parallel connections [proposal]. */
+const MIN_PER_IP_LIMIT = 10;
+/** limit_req rate = per-IP connections × this (assumes ≥ 200 ms per request per connection) [proposal]. */
+const REQUESTS_PER_CONNECTION_PER_S = 5;
+
+const flood: Rule = {
+  descriptor: {
+    id: "connection-flood",
+    title: "One remote IP holds a large share of the connections",
+    families: ["any"],
+    clients: [],
+    gate: "Some IP above max(floodMinConnections, floodShare × all listed connections) in a sample of node_remote_ips; the per-IP limit comes from the p99 of the other IPs × headroom.",
+    watches: ["node_remote_ips (per-IP concurrency on the public ports)"],
+    kind: "change",
+    snippetKinds: ["nginx", "iptables", "nftables"],
+    verificationMetric: "top_ip_connections",
+    sources: sources("nginxLimitConn", "nginxLimitReq", "connlimit", "nftCount"),
+  },
+  evaluate(ctx) {
+    const rows = ctx.input.window.remoteIps;
+    if (rows.length === 0) return [];
+    const totals = new Map<number, number>();
+    for (const r of rows) totals.set(r.time.getTime(), (totals.get(r.time.getTime()) ?? 0) + r.connections);
+    if (totals.size < ctx.t.minSamples) return [];
+    const offenders = new Map<string, { peak: number; peakTotal: number; samples: number }>();
+    for (const r of rows) {
+      const total = totals.get(r.time.getTime())!;
+      const bar = Math.max(ctx.t.floodMinConnections, ctx.t.floodShare * total);
+      if (r.connections <= bar) continue;
+      const o = offenders.get(r.ip) ?? { peak: 0, peakTotal: 0, samples: 0 };
+      o.samples++;
+      if (r.connections > o.peak) {
+        o.peak = r.connections;
+        o.peakTotal = total;
+      }
+      offenders.set(r.ip, o);
+    }
+    if (offenders.size === 0) return [];
+    const ranked = [...offenders.entries()].sort((a, b) => b[1].peak - a[1].peak);
+    const [topIp, top] = ranked[0]!;
+    const legit = rows.filter((r) => !offenders.has(r.ip)).map((r) => r.connections);
+    const p99 = percentile(legit, 99) ?? 1;
+    const limit = Math.max(MIN_PER_IP_LIMIT, Math.ceil(p99 * ctx.t.perIpHeadroom));
+    const separates = limit < top.peak;
+    const ports = (ctx.input.node.publicPorts.length ? ctx.input.node.publicPorts : [80, 443]).slice(0, 15);
+    const rate = limit * REQUESTS_PER_CONNECTION_PER_S;
+    const burst = rate * 2;
+    const topPoints: Point[] = rows.filter((r) => r.ip === topIp).map((r) => ({ time: r.time, value: r.connections }));
+    const bar = Math.max(ctx.t.floodMinConnections, ctx.t.floodShare * top.peakTotal);
+    const snippets: Snippet[] = separates
+      ? [
+          nginxPerIpLimits({ ports, connLimit: limit, rate, burst, dryRun: true, zoneMb: 10 }),
+          nginxPerIpLimits({ ports, connLimit: limit, rate, burst, dryRun: false, zoneMb: 10 }),
+          iptablesConnlimit({ ports, above: limit, measureOnly: true }),
+          iptablesConnlimit({ ports, above: limit, measureOnly: false }),
+          nftablesConnlimit({ ports, above: limit, measureOnly: true }),
+          nftablesConnlimit({ ports, above: limit, measureOnly: false }),
+        ]
+      : [];
+    const severity = top.peak >= bar * 4 ? "high" : "medium";
+    const others =
+      ranked.length > 1
+        ? ` (+${ranked.length - 1} more: ${ranked
+            .slice(1, 4)
+            .map(([ip]) => ip)
+            .join(", ")})`
+        : "";
+    return [
+      draft({
+        ruleId: this.descriptor.id,
+        fingerprint: `${this.descriptor.id}:${[...ports].sort((a, b) => a - b).join(",")}`,
+        kind: separates ? "change" : "explanation",
+        title: `${topIp} held ${fmt(top.peak)} connections to port${ports.length > 1 ? "s" : ""} ${ports.join(", ")}${others}`,
+        severity,
+        impact: impactOf(severity, top.peak, bar, ">"),
+        summary: separates
+          ? `One client address held ${fmt(top.peak)} of ${fmt(top.peakTotal)} listed connections while the other addresses needed at most ${fmt(p99)} (p99). A per-IP limit of ${limit} leaves ordinary clients ${ctx.t.perIpHeadroom}× headroom and caps the flood. Start in dry-run, check who would be limited, then enforce.`
+          : `One client address held ${fmt(top.peak)} connections, but ordinary clients also use many (p99 ${fmt(p99)}), so a per-IP limit would not separate them. Check whether ${topIp} is a proxy, load balancer or CDN before limiting anything.`,
+        evidence: [
+          evidence(ctx, {
+            metric: "top_ip_connections",
+            label: `Connections from ${topIp}`,
+            observed: top.peak,
+            threshold: Math.ceil(bar),
+            comparison: ">",
+            unit: "connections",
+            points: topPoints,
+          }),
+          evidence(ctx, {
+            metric: "legit_ip_p99",
+            label: "p99 connections of the other IPs",
+            observed: p99,
+            threshold: limit,
+            comparison: "<",
+            unit: "connections",
+          }),
+        ],
+        arithmetic: [
+          `Flood bar at the peak: max(${ctx.t.floodMinConnections}, ${ctx.t.floodShare * 100} % × ${fmt(top.peakTotal)} listed connections) = ${fmt(bar, 1)}; ${topIp} had ${fmt(top.peak)} (${top.samples} sample${top.samples > 1 ? "s" : ""} above the bar)`,
+          `Other IPs: ${fmt(legit.length)} (IP, sample) observations, p99 = ${fmt(p99)} connections`,
+          `Per-IP limit = max(${MIN_PER_IP_LIMIT}, ⌈p99 ${fmt(p99)} × headroom ${ctx.t.perIpHeadroom}⌉) = ${limit}${separates ? ` < ${fmt(top.peak)} (the flood)` : ` ≥ ${fmt(top.peak)}: no separation`}`,
+          `limit_req rate = ${limit} connections × ${REQUESTS_PER_CONNECTION_PER_S} r/s (assumes ≥ 200 ms per request per connection; measure in dry-run) = ${rate} r/s, burst ${burst}`,
+        ],
+        snippets,
+        caveats: [
+          "Users behind NAT, CGNAT, corporate proxies, CDNs or load balancers share one address: a per-IP limit hits all of them. Behind a CDN/LB configure ngx_http_realip_module first, or $binary_remote_addr is the proxy.",
+          "iptables connlimit / nftables ct count need connection tracking (size the conntrack table) and group by source address; prefer nginx limit_conn when nginx terminates HTTP.",
+          "nginx counts a connection only once its request header is read; with HTTP/2 every concurrent request counts as a connection.",
+          "JSON-RPC batches are one request: limit_req does not see their size; cap bodies with client_max_body_size.",
+          "Default reject status is 503; the snippets use 429 so API clients can back off.",
+        ],
+        expectedEffect: `The busiest address stays at or below ${limit} concurrent connections; ordinary clients are unaffected (their p99 is ${fmt(p99)}).`,
+        verification: {
+          metric: "top_ip_connections",
+          direction: "decrease",
+          minimumWindowMinutes: 30,
+          how: "Compare the busiest IP's concurrent connections before and after enforcing (not during dry-run).",
+        },
+        sources: sources("nginxLimitConn", "nginxLimitReq", "nginxRealip", "connlimit", "nftCount"),
+      }),
+    ];
+  },
+};
+
+export const FLOOD_RULES: readonly Rule[] = [flood];
