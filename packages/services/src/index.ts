@@ -11,4 +11,5 @@ export * from "./ingest/index.js";
 export * from "./nodes/index.js";
 export * from "./demo/seed-demo-fleet.js";
 export * from "./directory/index.js";
+export * from "./advisor/index.js";
 export * from "./status/index.js";

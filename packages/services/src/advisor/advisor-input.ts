@@ -1,0 +1,78 @@
+import type { AdvisorInput, AdvisorSettings } from "@rpcpulse/advisor";
+import type { AdvisorNodeRow, AdvisorWindow, ReportedSettingsRow } from "@rpcpulse/db";
+import { z } from "zod";
+
+/** Stored telemetry → the advisor's input (pure). */
+
+const num = z.number().finite().nullable().catch(null);
+const ReportedSettings = z.object({
+  tcpTwReuse: num.optional(),
+  tcpFinTimeout: num.optional(),
+  somaxconn: num.optional(),
+  tcpMaxSynBacklog: num.optional(),
+  tcpMaxTwBuckets: num.optional(),
+  ipLocalPortRange: z.object({ low: z.number(), high: z.number() }).nullable().catch(null).optional(),
+  tcpTwRecycleLines: z
+    .array(z.object({ file: z.string(), line: z.number(), text: z.string() }))
+    .catch([])
+    .optional(),
+  listeningPorts: z.array(z.number().int()).nullable().catch(null).optional(),
+  shmTotalBytes: num.optional(),
+});
+
+/** The agent's last report in the advisor's shape (unknown or malformed parts read as unknown). */
+export function toAdvisorSettings(row: ReportedSettingsRow | null): AdvisorSettings | null {
+  if (!row) return null;
+  const s = ReportedSettings.parse(row.settings);
+  return {
+    tcpTwReuse: s.tcpTwReuse ?? null,
+    tcpFinTimeout: s.tcpFinTimeout ?? null,
+    somaxconn: s.somaxconn ?? null,
+    tcpMaxSynBacklog: s.tcpMaxSynBacklog ?? null,
+    tcpMaxTwBuckets: s.tcpMaxTwBuckets ?? null,
+    ipLocalPortRange: s.ipLocalPortRange ?? null,
+    tcpTwRecycleLines: s.tcpTwRecycleLines ?? [],
+    ...(s.listeningPorts ? { listeningPorts: s.listeningPorts } : {}),
+    shmTotalBytes: s.shmTotalBytes ?? null,
+  };
+}
+
+function portOf(url: string | null): number | null {
+  if (!url) return null;
+  try {
+    const u = new URL(url);
+    if (u.port) return Number(u.port);
+    if (u.protocol === "https:" || u.protocol === "wss:") return 443;
+    if (u.protocol === "http:" || u.protocol === "ws:") return 80;
+    return null;
+  } catch {
+    return null;
+  }
+}
+
+export function toAdvisorInput(
+  node: AdvisorNodeRow,
+  window: AdvisorWindow,
+  settings: AdvisorSettings | null,
+): AdvisorInput {
+  const rpcPort = portOf(node.localRpcUrl);
+  const publicPorts = [...new Set([portOf(node.publicUrl), rpcPort].filter((p): p is number => p !== null))];
+  return {
+    node: {
+      id: node.id,
+      family: node.apiFamily,
+      chain: node.chainSlug,
+      clientVersion: node.clientVersion,
+      publicPorts,
+      rpcPort,
+      blockIntervalMs: node.blockIntervalMs,
+    },
+    window: {
+      from: window.from,
+      to: window.to,
+      samples: window.samples,
+      remoteIps: window.remoteIps,
+    },
+    settings,
+  };
+}

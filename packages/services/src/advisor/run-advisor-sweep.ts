@@ -1,0 +1,65 @@
+import { listNodesDueForAdvice } from "@rpcpulse/db";
+import { evaluateNodeAdvice, type AdvisorDeps, type AdvisorTiming } from "./evaluate-node-advice.js";
+import {
+  verifyAppliedSuggestions,
+  type VerificationOutcome,
+  type VerificationTiming,
+} from "./verify-applied-suggestions.js";
+
+export interface AdvisorSweepSettings extends AdvisorTiming, VerificationTiming {
+  /** Nodes evaluated per run at most (least recently evaluated first). */
+  batchSize: number;
+  /** Applied suggestions checked per run at most. */
+  verifyBatchSize: number;
+}
+
+export interface AdvisorSweepReport {
+  evaluated: number;
+  failed: { nodeId: string; error: string }[];
+  opened: number;
+  updated: number;
+  stale: number;
+  verification: VerificationOutcome;
+  durationMs: number;
+}
+
+/**
+ * One run of the advisor job: evaluate up to `batchSize` nodes that have samples newer than their
+ * last evaluation (nodes without new samples are skipped), then the verification pass. One node's
+ * failure is reported and does not stop the others.
+ */
+export async function runAdvisorSweep(
+  deps: AdvisorDeps,
+  input: { now: Date },
+  settings: AdvisorSweepSettings,
+): Promise<AdvisorSweepReport> {
+  const started = performance.now();
+  const due = await listNodesDueForAdvice(deps.sql, { limit: settings.batchSize });
+  const report: AdvisorSweepReport = {
+    evaluated: 0,
+    failed: [],
+    opened: 0,
+    updated: 0,
+    stale: 0,
+    verification: { checked: 0, verified: 0, notEffective: 0, insufficient: 0 },
+    durationMs: 0,
+  };
+  for (const node of due) {
+    try {
+      const r = await evaluateNodeAdvice(deps, { nodeId: node.id, node, now: input.now }, settings);
+      report.evaluated++;
+      report.opened += r.created;
+      report.updated += r.updated;
+      report.stale += r.stale;
+    } catch (error) {
+      report.failed.push({ nodeId: node.id, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  report.verification = await verifyAppliedSuggestions(
+    deps,
+    { now: input.now, limit: settings.verifyBatchSize },
+    settings,
+  );
+  report.durationMs = Math.round(performance.now() - started);
+  return report;
+}

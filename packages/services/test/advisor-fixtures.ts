@@ -1,0 +1,65 @@
+import { insertNodeSamples, insertRemoteIps, type NodeSampleInput } from "@rpcpulse/db";
+import type { TestDatabase } from "@rpcpulse/db/testing";
+import type { ServiceContext } from "../src/index.js";
+
+/** Shared arrangement for the advisor integration tests: organizations, nodes, real samples. */
+
+export const STEP_MS = 10_000;
+
+export function ctxOf(organizationId: string, role: ServiceContext["role"] = "owner"): ServiceContext {
+  return { userId: `user-${organizationId}-${role}`, organizationId, organizationSlug: organizationId, role };
+}
+
+export async function createOrg(db: TestDatabase, id: string): Promise<void> {
+  await db.prisma.organization.create({ data: { id, name: id, slug: id } });
+}
+
+export async function createNode(db: TestDatabase, organizationId: string, name: string): Promise<string> {
+  const network = await db.prisma.network.findUniqueOrThrow({ where: { slug: "hive" } });
+  const node = await db.prisma.node.create({
+    data: {
+      organizationId,
+      networkId: network.id,
+      apiFamily: "hive",
+      clientName: "hived",
+      clientVersion: "1.27.11",
+      name,
+      localRpcUrl: "http://127.0.0.1:8091",
+      publicUrl: "https://rpc.example.org",
+    },
+  });
+  return node.id;
+}
+
+/** Deterministic noise in [-1, 1) (no Math.random: the tests must be reproducible). */
+export function noise(i: number): number {
+  const x = Math.sin(i * 12.9898 + 78.233) * 43758.5453;
+  return (x - Math.floor(x)) * 2 - 1;
+}
+
+/**
+ * Samples every STEP_MS over [from, to) with a busiest remote IP holding `flood(i)` connections and
+ * ten ordinary clients holding 1-3 each. Real rows in node_samples and node_remote_ips.
+ */
+export async function insertTraffic(
+  db: TestDatabase,
+  nodeId: string,
+  from: Date,
+  to: Date,
+  flood: (i: number) => number,
+  extra: Partial<NodeSampleInput> = {},
+): Promise<number> {
+  const samples: NodeSampleInput[] = [];
+  const ips: { time: Date; nodeId: string; ip: string; conns: number }[] = [];
+  let i = 0;
+  for (let t = from.getTime(); t < to.getTime(); t += STEP_MS, i++) {
+    const time = new Date(t);
+    const top = Math.max(0, Math.round(flood(i)));
+    samples.push({ time, nodeId, tcpEstablished: top + 20, totalMs: 12 + noise(i), peers: 20, ...extra });
+    if (top > 0) ips.push({ time, nodeId, ip: "10.9.9.9", conns: top });
+    for (let k = 0; k < 10; k++) ips.push({ time, nodeId, ip: `192.0.2.${k + 1}`, conns: 1 + ((i + k) % 3) });
+  }
+  await insertNodeSamples(db.sql, samples);
+  await insertRemoteIps(db.sql, ips);
+  return samples.length;
+}
