@@ -128,6 +128,24 @@ export const IngestRemoteIpColumns = z
 
 const uuid = z.string().uuid();
 
+/** The agent's settings group as normalised by the ingest API (bounded: the wire limits apply upstream). */
+export const IngestReportedSettings = z.object({
+  tcpTwReuse: z.number().int().nullable(),
+  tcpFinTimeout: z.number().int().nullable(),
+  somaxconn: z.number().int().nullable(),
+  tcpMaxSynBacklog: z.number().int().nullable(),
+  tcpMaxTwBuckets: z.number().int().nullable(),
+  ipLocalPortRange: z
+    .object({ low: z.number().int(), high: z.number().int(), size: z.number().int() })
+    .nullable(),
+  tcpTwRecycleLines: z
+    .array(z.object({ file: z.string().max(4096), line: z.number().int(), text: z.string().max(1024) }))
+    .max(64),
+  listeningPorts: z.array(z.number().int().min(0).max(65_535)).max(1024).nullable(),
+  shmTotalBytes: z.number().nonnegative().nullable(),
+});
+export type IngestReportedSettings = z.infer<typeof IngestReportedSettings>;
+
 export const IngestBatchPayload = z
   .object({
     organizationId: EntityId,
@@ -143,6 +161,8 @@ export const IngestBatchPayload = z
     clientVersion: z.string().max(256).nullable(),
     samples: IngestSampleColumns,
     remoteIps: IngestRemoteIpColumns,
+    /** Kernel settings the agent reported last in the batch (wire `settings` group); read by the tuning advisor. */
+    settings: IngestReportedSettings.nullable().optional(),
   })
   .refine((p) => p.remoteIps.sample.every((i) => i < p.samples.time.length), {
     message: "remoteIps.sample points past the last sample",
