@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { advisorQueue } from "./queues/advisor.queue.js";
 import { ingestQueue } from "./queues/ingest.queue.js";
 import { maintenanceQueue } from "./queues/maintenance.queue.js";
 import { probeQueue } from "./queues/probe.queue.js";
@@ -8,6 +9,7 @@ export const queueCatalog = {
   ingest: ingestQueue,
   maintenance: maintenanceQueue,
   probe: probeQueue,
+  advisor: advisorQueue,
 } as const;
 
 export type QueueCatalog = typeof queueCatalog;

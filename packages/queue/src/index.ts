@@ -9,3 +9,4 @@ export * from "./recurring-jobs.js";
 export * from "./queues/ingest.queue.js";
 export * from "./queues/maintenance.queue.js";
 export * from "./queues/probe.queue.js";
+export * from "./queues/advisor.queue.js";

@@ -11,6 +11,8 @@ import { parsePayload } from "./parse-payload.js";
 export interface RecurringJobSettings {
   /** Plain-mode storage maintenance period (partitions, retention, rollup refresh). */
   maintenanceEveryMs: number;
+  /** Tuning advisor sweep period (advisor queue); omitted = no advisor schedule. */
+  advisorEveryMs?: number;
   /** Public endpoint directory (probe queue); omitted = no directory schedules. */
   directory?: { probeEveryMs: number; capabilitiesEveryMs: number; rankEveryMs: number };
 }
@@ -32,7 +34,7 @@ export function listRecurringJobs(settings: RecurringJobSettings): RecurringJob[
     payload: { task: "storage" },
   };
   const d = settings.directory;
-  if (!d) return [storage];
+  if (!d) return [storage, ...listAdvisorJobs(settings)];
   const directory: Array<RecurringJob<"probe">> = [
     {
       id: "directory-probe-round",
@@ -56,7 +58,20 @@ export function listRecurringJobs(settings: RecurringJobSettings): RecurringJob[
       payload: { task: "rank" },
     },
   ];
-  return [storage, ...directory];
+  return [storage, ...directory, ...listAdvisorJobs(settings)];
+}
+
+function listAdvisorJobs(settings: RecurringJobSettings): Array<RecurringJob<"advisor">> {
+  if (settings.advisorEveryMs === undefined) return [];
+  return [
+    {
+      id: "advisor-sweep",
+      queue: "advisor",
+      everyMs: settings.advisorEveryMs,
+      jobName: "advisor-sweep",
+      payload: { task: "sweep" },
+    },
+  ];
 }
 
 export interface RegisteredSchedulers {

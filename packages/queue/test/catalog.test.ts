@@ -53,7 +53,7 @@ function validationError(fn: () => unknown): AppError {
 
 describe("queue catalog", () => {
   it("has one entry per queue, each with a zod payload and retry options", () => {
-    assert.deepEqual(QUEUE_NAMES.sort(), ["ingest", "maintenance", "probe"]);
+    assert.deepEqual(QUEUE_NAMES.sort(), ["advisor", "ingest", "maintenance", "probe"]);
     for (const name of QUEUE_NAMES) {
       const entry = queueCatalog[name];
       assert.equal(entry.name, name);
@@ -135,6 +135,17 @@ describe("queue catalog", () => {
     assert.equal(storage?.id, "maintenance-storage");
     assert.equal(storage?.everyMs, 120_000);
     assert.deepEqual(parsePayload("maintenance", storage?.payload), { task: "storage" });
+  });
+
+  it("declares the advisor sweep only when a period is configured", () => {
+    assert.ok(!listRecurringJobs({ maintenanceEveryMs: 60_000 }).some((j) => j.queue === "advisor"));
+    const sweep = listRecurringJobs({ maintenanceEveryMs: 60_000, advisorEveryMs: 15_000 }).find(
+      (j) => j.queue === "advisor",
+    );
+    assert.equal(sweep?.id, "advisor-sweep");
+    assert.equal(sweep?.everyMs, 15_000);
+    assert.deepEqual(parsePayload("advisor", sweep?.payload), { task: "sweep" });
+    assert.throws(() => parsePayload("advisor", { task: "everything" }));
   });
 
   it("reconnects with a capped doubling delay", () => {
