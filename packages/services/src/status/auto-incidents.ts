@@ -9,7 +9,19 @@ import {
 } from "@rpcpulse/db";
 import { z } from "zod";
 import { renderMarkdown } from "./render-markdown.js";
+import { notifyStatusSubscribers, type IncidentEvent, type StatusNotifyDeps } from "./notify-subscribers.js";
 import { invalidateStatusSnapshots } from "./snapshot-cache.js";
+
+/** `{ prisma }` is enough; with queue, secretsKey and appBaseUrl the page's subscribers hear too. */
+export type AutoIncidentDeps = { prisma: PrismaClient } & Partial<Omit<StatusNotifyDeps, "prisma">>;
+
+async function notifyIfWired(
+  deps: AutoIncidentDeps,
+  input: { organizationId: string; incidentId: string; event: IncidentEvent },
+): Promise<void> {
+  if (!deps.queue || !deps.secretsKey || !deps.appBaseUrl) return;
+  await notifyStatusSubscribers(deps as StatusNotifyDeps, input);
+}
 
 /**
  * What the alerting engine calls. Auto incidents exist only for nodes/endpoints listed on a status
@@ -48,7 +60,7 @@ export async function listStatusComponentsForRef(
 
 /** Idempotent: a second call with the same alertKey while the incident is open returns it. */
 export async function openAutoIncident(
-  deps: { prisma: PrismaClient },
+  deps: AutoIncidentDeps,
   raw: OpenAutoIncidentInput,
 ): Promise<OpenAutoIncidentResult> {
   const input = OpenAutoIncidentInput.parse(raw);
@@ -65,7 +77,14 @@ export async function openAutoIncident(
     bodyHtml: renderMarkdown(input.body),
     at: input.at ?? new Date(),
   });
-  if (result.created) invalidateStatusSnapshots();
+  if (result.created) {
+    invalidateStatusSnapshots();
+    await notifyIfWired(deps, {
+      organizationId: input.organizationId,
+      incidentId: result.incidentId,
+      event: "incident.created",
+    });
+  }
   return { ...result, componentIds: components.map((c) => c.id) };
 }
 
@@ -82,7 +101,7 @@ export type UpdateAutoIncidentInput = z.input<typeof UpdateAutoIncidentInput>;
 
 /** Post an update on the open incident of an alert (e.g. re-notify with new figures). */
 export async function updateAutoIncident(
-  deps: { prisma: PrismaClient },
+  deps: AutoIncidentDeps,
   raw: UpdateAutoIncidentInput,
 ): Promise<{ incidentId: string | null }> {
   const input = UpdateAutoIncidentInput.parse(raw);
@@ -99,6 +118,7 @@ export async function updateAutoIncident(
     ...(input.impact ? { impact: input.impact } : {}),
   });
   invalidateStatusSnapshots();
+  await notifyIfWired(deps, { organizationId: open.organizationId, incidentId: open.id, event: "incident.updated" });
   return { incidentId: open.id };
 }
 
@@ -112,7 +132,7 @@ export type ResolveAutoIncidentInput = z.input<typeof ResolveAutoIncidentInput>;
 
 /** Resolve the open incident of an alert; a no-op (incidentId null) when none is open. */
 export async function resolveAutoIncident(
-  deps: { prisma: PrismaClient },
+  deps: AutoIncidentDeps,
   raw: ResolveAutoIncidentInput,
 ): Promise<{ incidentId: string | null }> {
   const input = ResolveAutoIncidentInput.parse(raw);
@@ -127,6 +147,7 @@ export async function resolveAutoIncident(
     at: input.at ?? new Date(),
   });
   invalidateStatusSnapshots();
+  await notifyIfWired(deps, { organizationId: open.organizationId, incidentId: open.id, event: "incident.resolved" });
   return { incidentId: open.id };
 }
 

@@ -29,7 +29,7 @@ function renderInline(escaped: string): string {
   const codeSpans: string[] = [];
   let out = escaped.replace(/`([^`]+)`/g, (_m, code: string) => {
     codeSpans.push(`<code>${code}</code>`);
-    return `\u0000${codeSpans.length - 1}\u0000`;
+    return `\uE000${codeSpans.length - 1}\uE001`;
   });
   // [text](url): the url was escaped with the rest; unescape for validation, re-escape for output.
   out = out.replace(/\[([^\]]{1,500})\]\(([^)\s]{1,2000})\)/g, (whole, text: string, href: string) => {
@@ -43,7 +43,7 @@ function renderInline(escaped: string): string {
   out = out.replace(/\*\*([^*]+)\*\*/g, "<strong>$1</strong>");
   out = out.replace(/(^|[^*\w])\*([^*\s][^*]*)\*/g, "$1<em>$2</em>");
   out = out.replace(/(^|[^_\w])_([^_\s][^_]*)_(?!\w)/g, "$1<em>$2</em>");
-  return out.replace(/\u0000(\d+)\u0000/g, (_m, i: string) => codeSpans[Number(i)] ?? "");
+  return out.replace(/\uE000(\d+)\uE001/g, (_m, i: string) => codeSpans[Number(i)] ?? "");
 }
 
 type Block = { kind: "p" | "ul" | "ol" | "pre" | "h3" | "h4"; lines: string[] };

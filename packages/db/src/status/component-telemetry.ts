@@ -1,0 +1,144 @@
+import { z } from "zod";
+import type { SqlClient } from "../sql-client.js";
+import { dbDate, dbDateOrNull, dbNumber, dbNumberOrNull } from "../timeseries/row-values.js";
+
+/** Newest telemetry of status-page nodes and recent probes of status-page endpoints. */
+
+const Ids = z.array(z.string().uuid()).max(2_000);
+
+export interface NodeComponentTelemetry {
+  nodeId: string;
+  blockIntervalMs: number;
+  lastSeenAt: Date | null;
+  sampleTime: Date | null;
+  lagBlocks: number | null;
+  headTime: Date | null;
+  headAgeMs: number | null;
+  syncing: boolean | null;
+}
+
+const NodeRow = z
+  .object({
+    id: z.string(),
+    block_interval_ms: dbNumber,
+    last_seen_at: dbDateOrNull,
+    sample_time: dbDateOrNull,
+    lag_blocks: dbNumberOrNull,
+    head_time: dbDateOrNull,
+    head_age_ms: dbNumberOrNull,
+    syncing: z.boolean().nullable(),
+  })
+  .transform((r): NodeComponentTelemetry => ({
+    nodeId: r.id,
+    blockIntervalMs: r.block_interval_ms,
+    lastSeenAt: r.last_seen_at,
+    sampleTime: r.sample_time,
+    lagBlocks: r.lag_blocks,
+    headTime: r.head_time,
+    headAgeMs: r.head_age_ms,
+    syncing: r.syncing,
+  }));
+
+/** One row per node: newest sample through node_latest (primary-key lookups). */
+export async function queryNodeComponentTelemetry(
+  sql: SqlClient,
+  nodeIds: readonly string[],
+): Promise<NodeComponentTelemetry[]> {
+  const ids = Ids.parse([...nodeIds]);
+  if (ids.length === 0) return [];
+  const { rows } = await sql.query(
+    `SELECT n.id::text AS id, net.block_interval_ms, n.last_seen_at, s.time AS sample_time, s.lag_blocks,
+            s.head_time, s.head_age_ms, s.syncing
+     FROM nodes n
+     JOIN networks net ON net.id = n.network_id
+     LEFT JOIN node_latest l ON l.node_id = n.id
+     LEFT JOIN node_samples s ON s.node_id = l.node_id AND s.time = l.time
+     WHERE n.id = ANY($1::uuid[])`,
+    [ids],
+  );
+  return rows.map((r) => NodeRow.parse(r));
+}
+
+export interface EndpointVantageProbe {
+  endpointId: string;
+  vantagePointId: string;
+  time: Date;
+  ok: boolean;
+  totalMs: number | null;
+}
+
+const ProbeRow = z
+  .object({
+    endpoint_id: z.string(),
+    vantage_point_id: z.string(),
+    time: dbDate,
+    ok: z.boolean(),
+    total_ms: dbNumberOrNull,
+  })
+  .transform((r): EndpointVantageProbe => ({
+    endpointId: r.endpoint_id,
+    vantagePointId: r.vantage_point_id,
+    time: r.time,
+    ok: r.ok,
+    totalMs: r.total_ms,
+  }));
+
+/** Newest probe per (endpoint, vantage point) since `since`. */
+export async function queryLatestEndpointProbes(
+  sql: SqlClient,
+  params: { endpointIds: readonly string[]; since: Date },
+): Promise<EndpointVantageProbe[]> {
+  const ids = Ids.parse([...params.endpointIds]);
+  if (ids.length === 0) return [];
+  const { rows } = await sql.query(
+    `SELECT DISTINCT ON (endpoint_id, vantage_point_id)
+            endpoint_id::text AS endpoint_id, vantage_point_id::text AS vantage_point_id, time, ok, total_ms
+     FROM probe_results
+     WHERE endpoint_id = ANY($1::uuid[]) AND time >= $2
+     ORDER BY endpoint_id, vantage_point_id, time DESC`,
+    [ids, params.since],
+  );
+  return rows.map((r) => ProbeRow.parse(r));
+}
+
+export interface ComponentHourPoint {
+  refId: string;
+  bucket: Date;
+  /** Mean response time in the hour (node: local RPC; endpoint: probes across vantage points). */
+  avgMs: number | null;
+  /** Node only: worst lag in the hour. */
+  lagBlocksMax: number | null;
+}
+
+const HourRow = z
+  .object({ ref_id: z.string(), bucket: dbDate, avg_ms: dbNumberOrNull, lag_blocks_max: dbNumberOrNull })
+  .transform((r): ComponentHourPoint => ({
+    refId: r.ref_id,
+    bucket: r.bucket,
+    avgMs: r.avg_ms,
+    lagBlocksMax: r.lag_blocks_max,
+  }));
+
+/** Hourly response time and lag of nodes and endpoints in [from, to) from the 1-hour rollups. */
+export async function queryComponentHourSeries(
+  sql: SqlClient,
+  params: { nodeIds: readonly string[]; endpointIds: readonly string[]; from: Date; to: Date },
+): Promise<ComponentHourPoint[]> {
+  const nodeIds = Ids.parse([...params.nodeIds]);
+  const endpointIds = Ids.parse([...params.endpointIds]);
+  const { rows } = await sql.query(
+    `SELECT node_id::text AS ref_id, bucket,
+            CASE WHEN coalesce(rpc_samples, 0) > 0 THEN total_ms_sum / rpc_samples END AS avg_ms,
+            lag_blocks_max
+     FROM node_samples_1h WHERE node_id = ANY($1::uuid[]) AND bucket >= $3 AND bucket < $4
+     UNION ALL
+     SELECT endpoint_id::text, bucket,
+            CASE WHEN sum(coalesce(latency_samples, 0)) > 0 THEN sum(total_ms_sum) / sum(latency_samples) END,
+            NULL::int
+     FROM probe_results_1h WHERE endpoint_id = ANY($2::uuid[]) AND bucket >= $3 AND bucket < $4
+     GROUP BY endpoint_id, bucket
+     ORDER BY 2`,
+    [nodeIds, endpointIds, params.from, params.to],
+  );
+  return rows.map((r) => HourRow.parse(r));
+}

@@ -1,0 +1,263 @@
+import type { Prisma, PrismaClient, StatusComponentKind } from "../generated/client/index.js";
+
+/** Status pages, groups and components. Every write is scoped by organization id. */
+
+export interface StatusPageFields {
+  slug: string;
+  title: string;
+  description: string;
+  isPublic: boolean;
+  accentColor: string;
+  theme: string;
+}
+
+const PAGE_TREE = {
+  groups: { orderBy: [{ position: "asc" }, { name: "asc" }] },
+  components: {
+    orderBy: [{ position: "asc" }, { displayName: "asc" }],
+    include: {
+      node: {
+        select: {
+          id: true,
+          name: true,
+          organizationId: true,
+          createdAt: true,
+          network: { select: { slug: true, name: true } },
+        },
+      },
+      endpoint: {
+        select: {
+          id: true,
+          name: true,
+          provider: true,
+          status: true,
+          createdAt: true,
+          network: { select: { slug: true, name: true } },
+        },
+      },
+    },
+  },
+} satisfies Prisma.StatusPageInclude;
+
+export type StatusPageTree = Prisma.StatusPageGetPayload<{ include: typeof PAGE_TREE }>;
+
+export async function listOrgStatusPages(prisma: PrismaClient, organizationId: string) {
+  return prisma.statusPage.findMany({
+    where: { organizationId },
+    orderBy: { title: "asc" },
+    include: { _count: { select: { components: true, subscribers: true } } },
+  });
+}
+
+export async function findOrgStatusPage(
+  prisma: PrismaClient,
+  input: { organizationId: string; pageId: string },
+): Promise<StatusPageTree | null> {
+  return prisma.statusPage.findFirst({
+    where: { id: input.pageId, organizationId: input.organizationId },
+    include: PAGE_TREE,
+  });
+}
+
+/** A public page by slug or by verified custom domain (drafts are never returned). */
+export async function findPublicStatusPage(
+  prisma: PrismaClient,
+  by: { slug: string } | { domain: string },
+): Promise<StatusPageTree | null> {
+  const where: Prisma.StatusPageWhereInput =
+    "slug" in by
+      ? { slug: by.slug, isPublic: true }
+      : { customDomain: by.domain, domainVerifiedAt: { not: null }, isPublic: true };
+  return prisma.statusPage.findFirst({ where, include: PAGE_TREE });
+}
+
+export async function insertStatusPage(
+  prisma: PrismaClient,
+  input: StatusPageFields & { organizationId: string },
+): Promise<{ id: string }> {
+  return prisma.statusPage.create({ data: input, select: { id: true } });
+}
+
+export async function updateStatusPage(
+  prisma: PrismaClient,
+  input: { organizationId: string; pageId: string; fields: Partial<StatusPageFields> },
+): Promise<boolean> {
+  const { count } = await prisma.statusPage.updateMany({
+    where: { id: input.pageId, organizationId: input.organizationId },
+    data: input.fields,
+  });
+  return count > 0;
+}
+
+export async function setStatusPageDomain(
+  prisma: PrismaClient,
+  input: { organizationId: string; pageId: string; domain: string | null; verifyToken: string | null },
+): Promise<boolean> {
+  const { count } = await prisma.statusPage.updateMany({
+    where: { id: input.pageId, organizationId: input.organizationId },
+    data: { customDomain: input.domain, domainVerifyToken: input.verifyToken, domainVerifiedAt: null },
+  });
+  return count > 0;
+}
+
+export async function markStatusPageDomainVerified(
+  prisma: PrismaClient,
+  input: { organizationId: string; pageId: string; at: Date },
+): Promise<boolean> {
+  const { count } = await prisma.statusPage.updateMany({
+    where: { id: input.pageId, organizationId: input.organizationId, customDomain: { not: null } },
+    data: { domainVerifiedAt: input.at },
+  });
+  return count > 0;
+}
+
+export async function deleteStatusPage(
+  prisma: PrismaClient,
+  input: { organizationId: string; pageId: string },
+): Promise<boolean> {
+  const { count } = await prisma.statusPage.deleteMany({
+    where: { id: input.pageId, organizationId: input.organizationId },
+  });
+  return count > 0;
+}
+
+async function pageOfOrg(prisma: PrismaClient, organizationId: string, pageId: string): Promise<boolean> {
+  return (await prisma.statusPage.count({ where: { id: pageId, organizationId } })) > 0;
+}
+
+export async function insertStatusGroup(
+  prisma: PrismaClient,
+  input: { organizationId: string; pageId: string; name: string; position: number },
+): Promise<{ id: string } | null> {
+  if (!(await pageOfOrg(prisma, input.organizationId, input.pageId))) return null;
+  return prisma.statusGroup.create({
+    data: { pageId: input.pageId, name: input.name, position: input.position },
+    select: { id: true },
+  });
+}
+
+export async function updateStatusGroup(
+  prisma: PrismaClient,
+  input: { organizationId: string; groupId: string; name: string; position: number },
+): Promise<boolean> {
+  const { count } = await prisma.statusGroup.updateMany({
+    where: { id: input.groupId, page: { organizationId: input.organizationId } },
+    data: { name: input.name, position: input.position },
+  });
+  return count > 0;
+}
+
+export async function deleteStatusGroup(
+  prisma: PrismaClient,
+  input: { organizationId: string; groupId: string },
+): Promise<boolean> {
+  const { count } = await prisma.statusGroup.deleteMany({
+    where: { id: input.groupId, page: { organizationId: input.organizationId } },
+  });
+  return count > 0;
+}
+
+export interface NewStatusComponent {
+  organizationId: string;
+  pageId: string;
+  groupId: string | null;
+  kind: StatusComponentKind;
+  refId: string;
+  displayName: string;
+  description: string;
+  position: number;
+}
+
+/** The caller has checked the ref is allowed (own node, or a directory endpoint). */
+export async function insertStatusComponent(
+  prisma: PrismaClient,
+  input: NewStatusComponent,
+): Promise<{ id: string } | null> {
+  if (!(await pageOfOrg(prisma, input.organizationId, input.pageId))) return null;
+  if (input.groupId) {
+    const group = await prisma.statusGroup.count({ where: { id: input.groupId, pageId: input.pageId } });
+    if (group === 0) return null;
+  }
+  return prisma.statusComponent.create({
+    data: {
+      pageId: input.pageId,
+      groupId: input.groupId,
+      kind: input.kind,
+      nodeId: input.kind === "node" ? input.refId : null,
+      endpointId: input.kind === "endpoint" ? input.refId : null,
+      displayName: input.displayName,
+      description: input.description,
+      position: input.position,
+    },
+    select: { id: true },
+  });
+}
+
+export async function updateStatusComponent(
+  prisma: PrismaClient,
+  input: {
+    organizationId: string;
+    componentId: string;
+    displayName: string;
+    description: string;
+    position: number;
+    groupId: string | null;
+  },
+): Promise<boolean> {
+  const component = await prisma.statusComponent.findFirst({
+    where: { id: input.componentId, page: { organizationId: input.organizationId } },
+    select: { pageId: true },
+  });
+  if (!component) return false;
+  if (input.groupId) {
+    const group = await prisma.statusGroup.count({ where: { id: input.groupId, pageId: component.pageId } });
+    if (group === 0) return false;
+  }
+  await prisma.statusComponent.update({
+    where: { id: input.componentId },
+    data: {
+      displayName: input.displayName,
+      description: input.description,
+      position: input.position,
+      groupId: input.groupId,
+    },
+  });
+  return true;
+}
+
+export async function deleteStatusComponent(
+  prisma: PrismaClient,
+  input: { organizationId: string; componentId: string },
+): Promise<boolean> {
+  const { count } = await prisma.statusComponent.deleteMany({
+    where: { id: input.componentId, page: { organizationId: input.organizationId } },
+  });
+  return count > 0;
+}
+
+/** Public directory endpoints a community page may list (listed = probation or active). */
+export async function listListableEndpoints(prisma: PrismaClient, input: { limit: number }) {
+  return prisma.publicEndpoint.findMany({
+    where: { status: { in: ["active", "probation"] } },
+    select: { id: true, name: true, provider: true, url: true, network: { select: { slug: true, name: true } } },
+    orderBy: [{ network: { slug: "asc" } }, { name: "asc" }],
+    take: input.limit,
+  });
+}
+
+export async function findListableEndpoint(prisma: PrismaClient, endpointId: string) {
+  return prisma.publicEndpoint.findFirst({
+    where: { id: endpointId, status: { in: ["active", "probation"] } },
+    select: { id: true, name: true },
+  });
+}
+
+export async function findOrgNodeName(
+  prisma: PrismaClient,
+  input: { organizationId: string; nodeId: string },
+): Promise<{ id: string; name: string } | null> {
+  return prisma.node.findFirst({
+    where: { id: input.nodeId, organizationId: input.organizationId },
+    select: { id: true, name: true },
+  });
+}

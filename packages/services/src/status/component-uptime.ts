@@ -1,0 +1,156 @@
+import {
+  queryEndpointUptimeDays,
+  queryNodeUptimeDays,
+  readCachedUptimeDays,
+  writeCachedUptimeDays,
+  type SqlClient,
+  type UptimeDayRow,
+} from "@rpcpulse/db";
+
+export const UPTIME_DAYS = 90;
+const DAY_MS = 86_400_000;
+const ROLLUP_SLACK_MS = 5 * 60_000;
+
+export interface UptimeRef {
+  kind: "node" | "endpoint";
+  refId: string;
+  /** Node/endpoint creation: days before it have no bar. */
+  createdAt: Date;
+}
+
+export interface DayUptime {
+  /** UTC midnight. */
+  day: Date;
+  /** 0..1, null = no data that day. */
+  uptime: number | null;
+  /** Share of the measured minutes that were degraded (0..1). */
+  degradedShare: number;
+}
+
+export function utcDay(at: Date): Date {
+  return new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
+}
+
+function key(refId: string, day: Date): string {
+  return `${refId}|${day.getTime()}`;
+}
+
+/** Minutes of [day, day+1d) that fall inside [start, end). */
+function overlapMinutes(day: Date, start: Date, end: Date): number {
+  const from = Math.max(day.getTime(), start.getTime());
+  const to = Math.min(day.getTime() + DAY_MS, end.getTime());
+  return Math.max(0, Math.floor((to - from) / 60_000));
+}
+
+async function computeDays(sql: SqlClient, refs: readonly UptimeRef[], from: Date, to: Date): Promise<UptimeDayRow[]> {
+  const nodes = refs.filter((r) => r.kind === "node").map((r) => r.refId);
+  const endpoints = refs.filter((r) => r.kind === "endpoint").map((r) => r.refId);
+  const [a, b] = await Promise.all([
+    queryNodeUptimeDays(sql, { refIds: nodes, from, to }),
+    queryEndpointUptimeDays(sql, { refIds: endpoints, from, to }),
+  ]);
+  return [...a, ...b];
+}
+
+/**
+ * Per-day uptime of each ref for the last UPTIME_DAYS UTC days (oldest first, today last). Finished
+ * days come from status_uptime_days (computed once from the 1-minute rollups, then cached; days
+ * without data are cached as zero rows so they are not recomputed); today is computed live.
+ */
+export async function getComponentUptime(
+  deps: { sql: SqlClient },
+  input: { refs: readonly UptimeRef[]; now: Date; days?: number },
+): Promise<Map<string, DayUptime[]>> {
+  const days = input.days ?? UPTIME_DAYS;
+  const today = utcDay(input.now);
+  const first = new Date(today.getTime() - (days - 1) * DAY_MS);
+  const refs = [...new Map(input.refs.map((r) => [r.refId, r])).values()];
+  const ids = refs.map((r) => r.refId);
+  const rows = new Map<string, UptimeDayRow>();
+  for (const r of await readCachedUptimeDays(deps.sql, { refIds: ids, from: first, to: today })) {
+    rows.set(key(r.refId, utcDay(r.day)), r);
+  }
+  // Finished days missing from the cache (on or after the ref's creation day).
+  const missing: UptimeRef[] = [];
+  let missingFrom = today;
+  for (const ref of refs) {
+    const start = new Date(Math.max(first.getTime(), utcDay(ref.createdAt).getTime()));
+    for (let d = start.getTime(); d < today.getTime(); d += DAY_MS) {
+      if (!rows.has(key(ref.refId, new Date(d)))) {
+        missing.push(ref);
+        if (d < missingFrom.getTime()) missingFrom = new Date(d);
+        break;
+      }
+    }
+  }
+  if (missing.length > 0) {
+    const computed = new Map<string, UptimeDayRow>();
+    for (const r of await computeDays(deps.sql, missing, missingFrom, today))
+      computed.set(key(r.refId, utcDay(r.day)), r);
+    const toWrite: Record<"node" | "endpoint", UptimeDayRow[]> = { node: [], endpoint: [] };
+    for (const ref of missing) {
+      const start = new Date(Math.max(missingFrom.getTime(), utcDay(ref.createdAt).getTime()));
+      for (let d = start.getTime(); d < today.getTime(); d += DAY_MS) {
+        const k = key(ref.refId, new Date(d));
+        if (rows.has(k)) continue;
+        const row = computed.get(k) ?? {
+          refId: ref.refId,
+          day: new Date(d),
+          measuredMinutes: 0,
+          upMinutes: 0,
+          degradedMinutes: 0,
+        };
+        rows.set(k, row);
+        toWrite[ref.kind].push(row);
+      }
+    }
+    await writeCachedUptimeDays(deps.sql, "node", toWrite.node);
+    await writeCachedUptimeDays(deps.sql, "endpoint", toWrite.endpoint);
+  }
+  for (const r of await computeDays(deps.sql, refs, today, new Date(today.getTime() + DAY_MS))) {
+    rows.set(key(r.refId, today), r);
+  }
+
+  const out = new Map<string, DayUptime[]>();
+  for (const ref of refs) {
+    const series: DayUptime[] = [];
+    let reporting = false;
+    for (let i = 0; i < days; i++) {
+      const day = new Date(first.getTime() + i * DAY_MS);
+      const row = rows.get(key(ref.refId, day));
+      const measured = row?.measuredMinutes ?? 0;
+      if (measured > 0) reporting = true;
+      if (ref.kind === "endpoint") {
+        series.push({
+          day,
+          uptime: measured > 0 ? (row?.upMinutes ?? 0) / measured : null,
+          degradedShare: measured > 0 ? (row?.degradedMinutes ?? 0) / measured : 0,
+        });
+        continue;
+      }
+      // Nodes: from the first day the agent reported, a silent minute counts as down.
+      // Today's last minutes may not be rolled up yet: count expected minutes up to 5 minutes ago.
+      const end = day.getTime() === today.getTime() ? new Date(input.now.getTime() - ROLLUP_SLACK_MS) : input.now;
+      const expected = overlapMinutes(day, ref.createdAt, end);
+      if (!reporting || expected === 0) {
+        series.push({ day, uptime: null, degradedShare: 0 });
+        continue;
+      }
+      const served = (row?.upMinutes ?? 0) + (row?.degradedMinutes ?? 0);
+      series.push({
+        day,
+        uptime: Math.min(1, served / expected),
+        degradedShare: Math.min(1, (row?.degradedMinutes ?? 0) / expected),
+      });
+    }
+    out.set(ref.refId, series);
+  }
+  return out;
+}
+
+/** Uptime over a series: served / expected minutes, approximated by the mean of days with data. */
+export function summarizeUptime(series: readonly DayUptime[]): number | null {
+  const withData = series.filter((d) => d.uptime !== null);
+  if (withData.length === 0) return null;
+  return withData.reduce((sum, d) => sum + (d.uptime ?? 0), 0) / withData.length;
+}

@@ -1,0 +1,346 @@
+import { resolveTxt } from "node:dns/promises";
+import { randomBytes } from "node:crypto";
+import { AppError } from "@rpcpulse/config";
+import {
+  deleteStatusComponent,
+  deleteStatusGroup,
+  deleteStatusPage,
+  findListableEndpoint,
+  findOrgNodeName,
+  findOrgStatusPage,
+  insertStatusComponent,
+  insertStatusGroup,
+  insertStatusPage,
+  listListableEndpoints,
+  listOrgStatusPages,
+  listOrganizationNodeRows,
+  markStatusPageDomainVerified,
+  setStatusPageDomain,
+  updateStatusComponent,
+  updateStatusGroup,
+  updateStatusPage,
+  type StatusPageTree,
+} from "@rpcpulse/db";
+import { z } from "zod";
+import { requireRole, type ServiceContext, type ServiceDeps } from "../context.js";
+import { invalidateStatusSnapshots } from "./snapshot-cache.js";
+
+/** Admin verbs for status pages: viewers read, admins and owners write. */
+
+const RESERVED_SLUGS = new Set(["new", "api", "admin", "app", "static", "assets"]);
+
+export const PageInput = z.object({
+  slug: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .regex(/^[a-z0-9][a-z0-9-]{1,62}$/, "2–63 characters: lower-case letters, digits and dashes.")
+    .refine((s) => !RESERVED_SLUGS.has(s), "That slug is reserved."),
+  title: z.string().trim().min(1, "A title is needed.").max(120),
+  description: z.string().trim().max(1_000).default(""),
+  isPublic: z
+    .union([z.boolean(), z.enum(["on", "true", "false", ""])])
+    .default(false)
+    .transform((v) => v === true || v === "on" || v === "true"),
+  accentColor: z
+    .string()
+    .trim()
+    .regex(/^#[0-9a-fA-F]{6}$/, "A colour like #2563eb.")
+    .default("#2563eb"),
+  theme: z.enum(["auto", "light", "dark"]).default("auto"),
+});
+export type PageInput = z.input<typeof PageInput>;
+
+const Uuid = z.string().uuid();
+
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === "object" && error !== null && (error as { code?: string }).code === "P2002";
+}
+
+export async function listStatusPages(deps: ServiceDeps, ctx: ServiceContext) {
+  const rows = await listOrgStatusPages(deps.prisma, ctx.organizationId);
+  return rows.map((r) => ({
+    id: r.id,
+    slug: r.slug,
+    title: r.title,
+    isPublic: r.isPublic,
+    customDomain: r.customDomain,
+    domainVerified: r.domainVerifiedAt !== null,
+    components: r._count.components,
+    subscribers: r._count.subscribers,
+  }));
+}
+
+export async function getStatusPageForAdmin(
+  deps: ServiceDeps,
+  ctx: ServiceContext,
+  input: { pageId: string },
+): Promise<StatusPageTree> {
+  if (!Uuid.safeParse(input.pageId).success) throw new AppError("NOT_FOUND", "Status page not found.");
+  const page = await findOrgStatusPage(deps.prisma, { organizationId: ctx.organizationId, pageId: input.pageId });
+  if (!page) throw new AppError("NOT_FOUND", "Status page not found.");
+  return page;
+}
+
+export async function createStatusPage(deps: ServiceDeps, ctx: ServiceContext, raw: unknown): Promise<{ id: string }> {
+  requireRole(ctx, "admin");
+  const input = PageInput.parse(raw);
+  try {
+    const created = await insertStatusPage(deps.prisma, { ...input, organizationId: ctx.organizationId });
+    invalidateStatusSnapshots();
+    return created;
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError("CONFLICT", "That slug is taken.", { details: { field: "slug" } });
+    }
+    throw error;
+  }
+}
+
+export async function editStatusPage(
+  deps: ServiceDeps,
+  ctx: ServiceContext,
+  input: { pageId: string; fields: unknown },
+): Promise<void> {
+  requireRole(ctx, "admin");
+  const fields = PageInput.parse(input.fields);
+  try {
+    const ok = await updateStatusPage(deps.prisma, {
+      organizationId: ctx.organizationId,
+      pageId: input.pageId,
+      fields,
+    });
+    if (!ok) throw new AppError("NOT_FOUND", "Status page not found.");
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new AppError("CONFLICT", "That slug is taken.", { details: { field: "slug" } });
+    throw error;
+  }
+  invalidateStatusSnapshots();
+}
+
+export async function removeStatusPage(
+  deps: ServiceDeps,
+  ctx: ServiceContext,
+  input: { pageId: string },
+): Promise<void> {
+  requireRole(ctx, "admin");
+  if (!(await deleteStatusPage(deps.prisma, { organizationId: ctx.organizationId, pageId: input.pageId }))) {
+    throw new AppError("NOT_FOUND", "Status page not found.");
+  }
+  invalidateStatusSnapshots();
+}
+
+const DomainInput = z
+  .string()
+  .trim()
+  .toLowerCase()
+  .max(253)
+  .refine(
+    (d) => d === "" || /^(?=.{4,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/.test(d),
+    "A host name like status.example.org.",
+  );
+
+/** The TXT record a domain owner publishes to prove the domain maps to this page. */
+export function domainVerificationRecord(domain: string): string {
+  return `_rpcpulse-verify.${domain}`;
+}
+
+export async function setCustomDomain(
+  deps: ServiceDeps,
+  ctx: ServiceContext,
+  input: { pageId: string; domain: string },
+): Promise<{ domain: string | null; verifyToken: string | null }> {
+  requireRole(ctx, "admin");
+  const domain = DomainInput.parse(input.domain) || null;
+  const verifyToken = domain ? `rpcpulse-verify=${randomBytes(16).toString("hex")}` : null;
+  try {
+    const ok = await setStatusPageDomain(deps.prisma, {
+      organizationId: ctx.organizationId,
+      pageId: input.pageId,
+      domain,
+      verifyToken,
+    });
+    if (!ok) throw new AppError("NOT_FOUND", "Status page not found.");
+  } catch (error) {
+    if (isUniqueViolation(error)) {
+      throw new AppError("CONFLICT", "Another page uses that domain.", { details: { field: "domain" } });
+    }
+    throw error;
+  }
+  invalidateStatusSnapshots();
+  return { domain, verifyToken };
+}
+
+/** Look the TXT record up; a domain is served only once it is verified. */
+export async function verifyCustomDomain(
+  deps: ServiceDeps & { lookupTxt?: (name: string) => Promise<string[][]> },
+  ctx: ServiceContext,
+  input: { pageId: string; now?: Date },
+): Promise<{ verified: boolean }> {
+  requireRole(ctx, "admin");
+  const page = await getStatusPageForAdmin(deps, ctx, input);
+  if (!page.customDomain || !page.domainVerifyToken) throw new AppError("VALIDATION", "Set a custom domain first.");
+  const lookup = deps.lookupTxt ?? resolveTxt;
+  let records: string[][] = [];
+  try {
+    records = await lookup(domainVerificationRecord(page.customDomain));
+  } catch {
+    return { verified: false };
+  }
+  const found = records.some((chunks) => chunks.join("") === page.domainVerifyToken);
+  if (!found) return { verified: false };
+  await markStatusPageDomainVerified(deps.prisma, {
+    organizationId: ctx.organizationId,
+    pageId: input.pageId,
+    at: input.now ?? new Date(),
+  });
+  invalidateStatusSnapshots();
+  return { verified: true };
+}
+
+const GroupInput = z.object({
+  name: z.string().trim().min(1, "A name is needed.").max(80),
+  position: z.coerce.number().int().min(0).max(10_000).default(0),
+});
+
+export async function addStatusGroup(
+  deps: ServiceDeps,
+  ctx: ServiceContext,
+  input: { pageId: string; fields: unknown },
+): Promise<{ id: string }> {
+  requireRole(ctx, "admin");
+  const fields = GroupInput.parse(input.fields);
+  const created = await insertStatusGroup(deps.prisma, {
+    organizationId: ctx.organizationId,
+    pageId: input.pageId,
+    ...fields,
+  });
+  if (!created) throw new AppError("NOT_FOUND", "Status page not found.");
+  invalidateStatusSnapshots();
+  return created;
+}
+
+export async function editStatusGroup(
+  deps: ServiceDeps,
+  ctx: ServiceContext,
+  input: { groupId: string; fields: unknown },
+): Promise<void> {
+  requireRole(ctx, "admin");
+  const fields = GroupInput.parse(input.fields);
+  if (
+    !(await updateStatusGroup(deps.prisma, { organizationId: ctx.organizationId, groupId: input.groupId, ...fields }))
+  ) {
+    throw new AppError("NOT_FOUND", "Group not found.");
+  }
+  invalidateStatusSnapshots();
+}
+
+export async function removeStatusGroup(
+  deps: ServiceDeps,
+  ctx: ServiceContext,
+  input: { groupId: string },
+): Promise<void> {
+  requireRole(ctx, "admin");
+  if (!(await deleteStatusGroup(deps.prisma, { organizationId: ctx.organizationId, groupId: input.groupId }))) {
+    throw new AppError("NOT_FOUND", "Group not found.");
+  }
+  invalidateStatusSnapshots();
+}
+
+const emptyToNull = (v: unknown) => (v === "" || v === undefined ? null : v);
+
+export const ComponentInput = z.object({
+  /** "node:<uuid>" or "endpoint:<uuid>". */
+  ref: z.string().regex(/^(node|endpoint):[0-9a-f-]{36}$/i, "Pick a node or an endpoint."),
+  displayName: z.string().trim().max(120).default(""),
+  description: z.string().trim().max(500).default(""),
+  groupId: z.preprocess(emptyToNull, z.string().uuid().nullable()).default(null),
+  position: z.coerce.number().int().min(0).max(10_000).default(0),
+});
+
+/**
+ * List a node of the organization, or any listed public directory endpoint (community pages).
+ * Another organization's node is NOT_FOUND, like one that does not exist.
+ */
+export async function addStatusComponent(
+  deps: ServiceDeps,
+  ctx: ServiceContext,
+  input: { pageId: string; fields: unknown },
+): Promise<{ id: string }> {
+  requireRole(ctx, "admin");
+  const fields = ComponentInput.parse(input.fields);
+  const [kind, refId] = fields.ref.toLowerCase().split(":") as ["node" | "endpoint", string];
+  const target =
+    kind === "node"
+      ? await findOrgNodeName(deps.prisma, { organizationId: ctx.organizationId, nodeId: refId })
+      : await findListableEndpoint(deps.prisma, refId);
+  if (!target) throw new AppError("NOT_FOUND", kind === "node" ? "Node not found." : "Endpoint not found.");
+  try {
+    const created = await insertStatusComponent(deps.prisma, {
+      organizationId: ctx.organizationId,
+      pageId: input.pageId,
+      groupId: fields.groupId,
+      kind,
+      refId,
+      displayName: fields.displayName || target.name,
+      description: fields.description,
+      position: fields.position,
+    });
+    if (!created) throw new AppError("NOT_FOUND", "Status page or group not found.");
+    invalidateStatusSnapshots();
+    return created;
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new AppError("CONFLICT", "The page already lists it.", { details: { field: "ref" } });
+    throw error;
+  }
+}
+
+const ComponentEdit = ComponentInput.omit({ ref: true }).extend({
+  displayName: z.string().trim().min(1, "A name is needed.").max(120),
+});
+
+export async function editStatusComponent(
+  deps: ServiceDeps,
+  ctx: ServiceContext,
+  input: { componentId: string; fields: unknown },
+): Promise<void> {
+  requireRole(ctx, "admin");
+  const fields = ComponentEdit.parse(input.fields);
+  const ok = await updateStatusComponent(deps.prisma, {
+    organizationId: ctx.organizationId,
+    componentId: input.componentId,
+    ...fields,
+  });
+  if (!ok) throw new AppError("NOT_FOUND", "Component or group not found.");
+  invalidateStatusSnapshots();
+}
+
+export async function removeStatusComponent(
+  deps: ServiceDeps,
+  ctx: ServiceContext,
+  input: { componentId: string },
+): Promise<void> {
+  requireRole(ctx, "admin");
+  if (
+    !(await deleteStatusComponent(deps.prisma, { organizationId: ctx.organizationId, componentId: input.componentId }))
+  ) {
+    throw new AppError("NOT_FOUND", "Component not found.");
+  }
+  invalidateStatusSnapshots();
+}
+
+/** What the component picker offers: the organization's nodes and the directory's endpoints. */
+export async function listComponentCandidates(deps: ServiceDeps, ctx: ServiceContext) {
+  const [nodes, endpoints] = await Promise.all([
+    listOrganizationNodeRows(deps.prisma, ctx.organizationId),
+    listListableEndpoints(deps.prisma, { limit: 500 }),
+  ]);
+  return {
+    nodes: nodes.map((n) => ({ ref: `node:${n.id}`, label: `${n.name} (${n.networkName})` })),
+    endpoints: endpoints.map((e) => ({
+      ref: `endpoint:${e.id}`,
+      label: `${e.name}${e.provider ? ` · ${e.provider}` : ""} (${e.network.name})`,
+    })),
+  };
+}
