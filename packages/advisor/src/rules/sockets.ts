@@ -209,12 +209,15 @@ const listenOverflows: Rule = {
         comment: `was ${somaxconn}; caps every listen() backlog`,
       });
     const synBacklog = ctx.input.settings?.tcpMaxSynBacklog ?? null;
-    if (synBacklog !== null && proposed > synBacklog)
+    const peakSynRecv = maxOf(ctx.input.window.samples.map((s) => s.tcpSynRecv ?? 0)) ?? 0;
+    // The SYN queue only matters when half-open connections pile up (SYN_RECV near its limit).
+    if (synBacklog !== null && peakSynRecv >= synBacklog / 2 && proposed > synBacklog) {
       lines.push({
         key: "net.ipv4.tcp_max_syn_backlog",
         value: proposed,
-        comment: `was ${synBacklog}; SYN_RECV queue per listener`,
+        comment: `was ${synBacklog}; ${peakSynRecv} SYN_RECV at the peak`,
       });
+    }
     if (lines.length) snippets.push(sysctlSnippet("listen-backlog", "sysctl: longer accept queues", lines));
     if (ctx.input.settings?.nginx?.present !== false)
       for (const port of ports) snippets.push(nginxListenBacklog({ port, backlog: proposed }));
