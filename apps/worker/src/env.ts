@@ -15,7 +15,7 @@ const milliseconds = (fallback: number, min: number) =>
   z.coerce.number().int().min(min).max(86_400_000).default(fallback);
 
 /** Queues this worker has processors for; settings are read per queue. */
-export const CONSUMED_QUEUES = ["maintenance", "ingest", "probe"] as const;
+export const CONSUMED_QUEUES = ["maintenance", "ingest", "probe", "advisor"] as const;
 export type ConsumedQueue = (typeof CONSUMED_QUEUES)[number];
 
 type Upper<Q extends string> = Uppercase<Q>;
@@ -86,6 +86,19 @@ export const workerEnvShape = {
   PROBE_TIMEOUT_MS: milliseconds(10_000, 100),
   PROBE_CAPABILITY_INTERVAL_MS: milliseconds(1_800_000, 1_000),
   DIRECTORY_RANK_INTERVAL_MS: milliseconds(60_000, 1_000),
+  // Tuning advisor: one recurring sweep evaluates nodes with new samples and verifies applied suggestions.
+  ...consumerEnv("advisor", { concurrency: 1 }),
+  /** Sweep period (the advisor job); each run evaluates at most ADVISOR_BATCH_SIZE nodes with new samples. */
+  ADVISOR_INTERVAL_MS: milliseconds(60_000, 1_000),
+  ADVISOR_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(200),
+  /** Applied suggestions verified per run at most. */
+  ADVISOR_VERIFY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(100),
+  /** Telemetry window each evaluation reads, ending now (minutes). */
+  ADVISOR_WINDOW_MINUTES: z.coerce.number().int().min(1).max(1_440).default(30),
+  /** An open suggestion whose condition is absent this long is closed automatically (minutes). */
+  ADVISOR_CLEAR_MINUTES: z.coerce.number().int().min(1).max(10_080).default(30),
+  /** Override of every rule's before/after window (minutes); unset = each rule's own minimum. Demo/e2e use 1-2. */
+  ADVISOR_VERIFY_WINDOW_MINUTES: z.coerce.number().int().min(1).max(10_080).optional(),
   /** This worker's vantage point (region label of its probes). */
   PROBE_REGION: z
     .string()

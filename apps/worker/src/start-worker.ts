@@ -20,6 +20,7 @@ import { readConsumerSettings, type ConsumedQueue, type WorkerEnv } from "./env.
 import { createIngestProcessor } from "./processors/ingest.processor.js";
 import { createMaintenanceProcessor } from "./processors/maintenance.processor.js";
 import { createProbeProcessor } from "./processors/probe.processor.js";
+import { startAdvisor } from "./start-advisor.js";
 import { startHealthServer } from "./shell/health-server.js";
 import { startHeartbeat } from "./shell/heartbeat.js";
 import { registerProcessor } from "./shell/register-processor.js";
@@ -127,10 +128,15 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
     queues.push("probe");
   } else log.info({ queue: "probe" }, "consumer disabled by WORKER_PROBE_ENABLED");
 
+  const advisor = startAdvisor(env, { prisma, sql, target, log });
+  workers.push(...advisor.workers);
+  queues.push(...advisor.queues);
+
   // Idempotent across replicas; not awaited so a Redis outage at start does not block /healthz.
   const schedules = env.WORKER_REGISTER_SCHEDULES
     ? registerRecurringJobs(target, {
         maintenanceEveryMs: env.MAINTENANCE_INTERVAL_MS,
+        advisorEveryMs: env.ADVISOR_INTERVAL_MS,
         directory: {
           probeEveryMs: env.PROBE_INTERVAL_MS,
           capabilitiesEveryMs: env.PROBE_CAPABILITY_INTERVAL_MS,

@@ -1,0 +1,25 @@
+import { runAdvisorSweep, type AdvisorDeps, type AdvisorSweepSettings } from "@rpcpulse/services";
+import type { Processor } from "../shell/register-processor.js";
+
+/**
+ * advisor jobs: the payload is parsed by the shell; one service call evaluates the nodes with new
+ * samples (bounded batch) and verifies applied suggestions whose window has passed.
+ */
+export function createAdvisorProcessor(deps: AdvisorDeps, settings: AdvisorSweepSettings): Processor<"advisor"> {
+  return async (_payload, { log }) => {
+    const report = await runAdvisorSweep(deps, { now: new Date() }, settings);
+    for (const failure of report.failed) log.warn(failure, "advisor: node evaluation failed");
+    log.info(
+      {
+        evaluated: report.evaluated,
+        failed: report.failed.length,
+        opened: report.opened,
+        updated: report.updated,
+        verification: report.verification,
+        durationMs: report.durationMs,
+      },
+      "advisor sweep done",
+    );
+    return { ...report, failed: report.failed.length };
+  };
+}
