@@ -1,4 +1,4 @@
-import { databaseEnv, loadEnvOrExit, loggingEnv, parseEnv, redisEnv, runtimeEnv } from "@rpcpulse/config";
+import { databaseEnv, loadEnvOrExit, loggingEnv, parseEnv, redisEnv, runtimeEnv, secretsEnv } from "@rpcpulse/config";
 import { z } from "zod";
 
 /**
@@ -15,7 +15,7 @@ const milliseconds = (fallback: number, min: number) =>
   z.coerce.number().int().min(min).max(86_400_000).default(fallback);
 
 /** Queues this worker has processors for; settings are read per queue. */
-export const CONSUMED_QUEUES = ["maintenance", "ingest", "probe", "advisor"] as const;
+export const CONSUMED_QUEUES = ["maintenance", "ingest", "probe", "alerts", "notify", "advisor"] as const;
 export type ConsumedQueue = (typeof CONSUMED_QUEUES)[number];
 
 type Upper<Q extends string> = Uppercase<Q>;
@@ -99,6 +99,35 @@ export const workerEnvShape = {
   ADVISOR_CLEAR_MINUTES: z.coerce.number().int().min(1).max(10_080).default(30),
   /** Override of every rule's before/after window (minutes); unset = each rule's own minimum. Demo/e2e use 1-2. */
   ADVISOR_VERIFY_WINDOW_MINUTES: z.coerce.number().int().min(1).max(10_080).optional(),
+  // Alerting: rule evaluation (alerts queue, recurring) and deliveries (notify queue).
+  ...secretsEnv,
+  ...consumerEnv("alerts", { concurrency: 1 }),
+  ...consumerEnv("notify", { concurrency: 8 }),
+  /** Every rule of every organization is evaluated this often. */
+  ALERT_EVALUATE_INTERVAL_MS: milliseconds(30_000, 1_000),
+  /** Public origin of the web app, for links in notifications (optional). */
+  APP_BASE_URL: z
+    .url()
+    .refine((v) => v.startsWith("http://") || v.startsWith("https://"), "must be an http(s) URL")
+    .optional(),
+  /** The SMTP relay for email channels and status-page mail: smtp://user:pass@host:587 or smtps://host:465. */
+  SMTP_URL: z
+    .string()
+    .regex(/^smtps?:\/\/\S+$/, "must be smtp://… or smtps://…")
+    .optional(),
+  SMTP_FROM: z.string().min(3).max(320).default("RPC Pulse <alerts@localhost>"),
+  /** Refuse to send unless STARTTLS succeeds (smtp:// URLs). */
+  SMTP_REQUIRE_TLS: flag("false"),
+  /** Verify the relay's certificate (turn off only for a self-signed relay on a private network). */
+  SMTP_TLS_REJECT_UNAUTHORIZED: flag("true"),
+  /** Let webhook/Slack/Discord/Telegram deliveries reach loopback/private addresses (self-hosted, demo, tests). */
+  NOTIFY_ALLOW_PRIVATE: flag("false"),
+  NOTIFY_TIMEOUT_MS: milliseconds(10_000, 100),
+  /** Telegram Bot API base (tests and air-gapped demos point it at a local receiver). */
+  TELEGRAM_API_BASE: z
+    .url()
+    .refine((v) => v.startsWith("http://") || v.startsWith("https://"), "must be an http(s) URL")
+    .default("https://api.telegram.org"),
   /** This worker's vantage point (region label of its probes). */
   PROBE_REGION: z
     .string()

@@ -20,6 +20,7 @@ import { readConsumerSettings, type ConsumedQueue, type WorkerEnv } from "./env.
 import { createIngestProcessor } from "./processors/ingest.processor.js";
 import { createMaintenanceProcessor } from "./processors/maintenance.processor.js";
 import { createProbeProcessor } from "./processors/probe.processor.js";
+import { startAlerting } from "./start-alerting.js";
 import { startAdvisor } from "./start-advisor.js";
 import { startHealthServer } from "./shell/health-server.js";
 import { startHeartbeat } from "./shell/heartbeat.js";
@@ -128,6 +129,10 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
     queues.push("probe");
   } else log.info({ queue: "probe" }, "consumer disabled by WORKER_PROBE_ENABLED");
 
+  const alerting = startAlerting(env, { prisma, sql, target, log });
+  workers.push(...alerting.workers);
+  queues.push(...alerting.queues);
+
   const advisor = startAdvisor(env, { prisma, sql, target, log });
   workers.push(...advisor.workers);
   queues.push(...advisor.queues);
@@ -142,6 +147,7 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
           capabilitiesEveryMs: env.PROBE_CAPABILITY_INTERVAL_MS,
           rankEveryMs: env.DIRECTORY_RANK_INTERVAL_MS,
         },
+        alertsEveryMs: env.ALERT_EVALUATE_INTERVAL_MS,
       }).then(
         (registered) => log.info(registered, "recurring jobs registered"),
         (error: unknown) =>
@@ -186,6 +192,7 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
         run: () => Promise.all(workers.map((w) => w.close())).then(() => undefined),
       },
       { name: "flush ingest writer", run: () => ingestWriter.close() },
+      { name: "close SMTP pool", run: () => alerting.close() },
       { name: "close health server", run: () => health.close() },
       { name: "close postgres", run: () => Promise.all([prisma.$disconnect(), sql.end()]).then(() => undefined) },
       {

@@ -95,7 +95,7 @@ describe("worker against real PostgreSQL (plain mode) and Redis", () => {
     );
     assert.equal(first.role, "worker");
     assert.equal(first.pid, process.pid);
-    assert.deepEqual(first.queues, ["maintenance", "ingest", "probe", "advisor"]);
+    assert.deepEqual(first.queues, ["maintenance", "ingest", "probe", "alerts", "notify", "advisor"]);
     const later = await waitFor("a newer heartbeat", async () => {
       const row = await db.prisma.workerHeartbeat.findUnique({ where: { id } });
       return row && row.lastSeenAt > first.lastSeenAt ? row : undefined;
@@ -144,6 +144,8 @@ describe("worker against real PostgreSQL (plain mode) and Redis", () => {
       WORKER_INGEST_ENABLED: "false",
       WORKER_PROBE_ENABLED: "false",
       WORKER_ADVISOR_ENABLED: "false",
+      WORKER_ALERTS_ENABLED: "false",
+      WORKER_NOTIFY_ENABLED: "false",
     });
     const quiet = captureLogger();
     const broken = await startWorker(env, quiet.log);

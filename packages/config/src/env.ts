@@ -42,6 +42,15 @@ export const runtimeEnv = {
     .transform((v) => v === "true" || v === "1"),
 };
 
+/**
+ * Key material for secrets stored encrypted (notification channel configs: webhook signing secrets,
+ * Slack/Discord URLs, Telegram tokens). Web and worker must share it. Required in production; in
+ * development and demo mode a key is derived from DATABASE_URL when it is not set.
+ */
+export const secretsEnv = {
+  SECRETS_ENCRYPTION_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+};
+
 /** Parse `source` against `shape`; throws AppError("CONFIG") naming each bad variable. */
 export function parseEnv<S extends z.ZodRawShape>(
   shape: S,

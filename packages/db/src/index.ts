@@ -29,3 +29,4 @@ export * from "./directory/index.js";
 export * from "./advisor/index.js";
 export * from "./seed/public-endpoints.js";
 export * from "./status/index.js";
+export * from "./alerting/index.js";

@@ -1,7 +1,9 @@
 import type { z } from "zod";
+import { alertsQueue } from "./queues/alerts.queue.js";
 import { advisorQueue } from "./queues/advisor.queue.js";
 import { ingestQueue } from "./queues/ingest.queue.js";
 import { maintenanceQueue } from "./queues/maintenance.queue.js";
+import { notifyQueue } from "./queues/notify.queue.js";
 import { probeQueue } from "./queues/probe.queue.js";
 
 /** Every queue of RPC Pulse. Adding a queue = one file in queues/ and one line here. */
@@ -10,6 +12,8 @@ export const queueCatalog = {
   maintenance: maintenanceQueue,
   probe: probeQueue,
   advisor: advisorQueue,
+  alerts: alertsQueue,
+  notify: notifyQueue,
 } as const;
 
 export type QueueCatalog = typeof queueCatalog;

@@ -49,3 +49,8 @@ export function enqueueMaintenance(
 export function enqueueProbe(target: QueueTarget, payload: PayloadInput<"probe">, options?: EnqueueOptions) {
   return enqueue("probe", target, payload, options);
 }
+
+/** A delivery of the delivery log (alert notification, channel test, direct email/webhook). */
+export function enqueueDelivery(target: QueueTarget, payload: PayloadInput<"notify">, options?: EnqueueOptions) {
+  return enqueue("notify", target, payload, options);
+}

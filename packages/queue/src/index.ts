@@ -10,3 +10,5 @@ export * from "./queues/ingest.queue.js";
 export * from "./queues/maintenance.queue.js";
 export * from "./queues/probe.queue.js";
 export * from "./queues/advisor.queue.js";
+export * from "./queues/alerts.queue.js";
+export * from "./queues/notify.queue.js";

@@ -15,6 +15,8 @@ export interface RecurringJobSettings {
   advisorEveryMs?: number;
   /** Public endpoint directory (probe queue); omitted = no directory schedules. */
   directory?: { probeEveryMs: number; capabilitiesEveryMs: number; rankEveryMs: number };
+  /** Alert evaluation period (alerts queue); omitted = no alert schedule. */
+  alertsEveryMs?: number;
 }
 
 interface RecurringJob<N extends QueueName = QueueName> {
@@ -33,8 +35,20 @@ export function listRecurringJobs(settings: RecurringJobSettings): RecurringJob[
     jobName: "maintenance-storage",
     payload: { task: "storage" },
   };
+  const alerts: Array<RecurringJob<"alerts">> =
+    settings.alertsEveryMs === undefined
+      ? []
+      : [
+          {
+            id: "alerts-evaluate",
+            queue: "alerts",
+            everyMs: settings.alertsEveryMs,
+            jobName: "alerts-evaluate",
+            payload: { task: "evaluate" },
+          },
+        ];
   const d = settings.directory;
-  if (!d) return [storage, ...listAdvisorJobs(settings)];
+  if (!d) return [storage, ...alerts, ...listAdvisorJobs(settings)];
   const directory: Array<RecurringJob<"probe">> = [
     {
       id: "directory-probe-round",
@@ -58,7 +72,7 @@ export function listRecurringJobs(settings: RecurringJobSettings): RecurringJob[
       payload: { task: "rank" },
     },
   ];
-  return [storage, ...directory, ...listAdvisorJobs(settings)];
+  return [storage, ...directory, ...alerts, ...listAdvisorJobs(settings)];
 }
 
 function listAdvisorJobs(settings: RecurringJobSettings): Array<RecurringJob<"advisor">> {

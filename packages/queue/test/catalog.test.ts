@@ -53,7 +53,7 @@ function validationError(fn: () => unknown): AppError {
 
 describe("queue catalog", () => {
   it("has one entry per queue, each with a zod payload and retry options", () => {
-    assert.deepEqual(QUEUE_NAMES.sort(), ["advisor", "ingest", "maintenance", "probe"]);
+    assert.deepEqual(QUEUE_NAMES.sort(), ["advisor", "alerts", "ingest", "maintenance", "notify", "probe"]);
     for (const name of QUEUE_NAMES) {
       const entry = queueCatalog[name];
       assert.equal(entry.name, name);

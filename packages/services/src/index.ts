@@ -13,3 +13,4 @@ export * from "./demo/seed-demo-fleet.js";
 export * from "./directory/index.js";
 export * from "./advisor/index.js";
 export * from "./status/index.js";
+export * from "./alerting/index.js";

@@ -55,6 +55,7 @@ CREATE TABLE "alert_states" (
     "status" "alert_status" NOT NULL DEFAULT 'ok',
     "since" TIMESTAMPTZ(3) NOT NULL,
     "breach_since" TIMESTAMPTZ(3),
+    "firing_since" TIMESTAMPTZ(3),
     "clear_since" TIMESTAMPTZ(3),
     "last_value" DOUBLE PRECISION,
     "summary" TEXT NOT NULL DEFAULT '',

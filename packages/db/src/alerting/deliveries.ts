@@ -1,0 +1,116 @@
+import type { Prisma, PrismaClient } from "../client.js";
+import type { AlertChannelTypeValue } from "./alert-channels.js";
+
+export type DeliveryStatusValue = "queued" | "retrying" | "sent" | "failed";
+
+export interface DeliveryInsert {
+  organizationId: string | null;
+  channelId: string | null;
+  eventId: string | null;
+  purpose: string;
+  channelType: AlertChannelTypeValue;
+  target: string;
+  payload: unknown;
+  secretEnc: string | null;
+}
+
+export interface DeliveryRow {
+  id: string;
+  organizationId: string | null;
+  channelId: string | null;
+  eventId: string | null;
+  purpose: string;
+  channelType: AlertChannelTypeValue;
+  target: string;
+  payload: unknown;
+  secretEnc: string | null;
+  status: DeliveryStatusValue;
+  attempts: number;
+  lastError: string | null;
+  responseCode: number | null;
+  createdAt: Date;
+  lastAttemptAt: Date | null;
+  sentAt: Date | null;
+}
+
+export async function insertDelivery(
+  db: PrismaClient | Prisma.TransactionClient,
+  input: DeliveryInsert,
+): Promise<DeliveryRow> {
+  return db.delivery.create({ data: { ...input, payload: input.payload as Prisma.InputJsonValue } });
+}
+
+export async function findDelivery(prisma: PrismaClient, id: string): Promise<DeliveryRow | null> {
+  return prisma.delivery.findUnique({ where: { id } });
+}
+
+/** Record one attempt's outcome. */
+export async function recordDeliveryAttempt(
+  prisma: PrismaClient,
+  input: {
+    id: string;
+    status: DeliveryStatusValue;
+    attempts: number;
+    lastError: string | null;
+    responseCode: number | null;
+    at: Date;
+  },
+): Promise<void> {
+  await prisma.delivery.update({
+    where: { id: input.id },
+    data: {
+      status: input.status,
+      attempts: input.attempts,
+      lastError: input.lastError,
+      responseCode: input.responseCode,
+      lastAttemptAt: input.at,
+      ...(input.status === "sent" ? { sentAt: input.at } : {}),
+    },
+  });
+}
+
+export interface DeliveryLogRow {
+  id: string;
+  purpose: string;
+  channelType: AlertChannelTypeValue;
+  channelName: string | null;
+  target: string;
+  status: DeliveryStatusValue;
+  attempts: number;
+  lastError: string | null;
+  responseCode: number | null;
+  createdAt: Date;
+  lastAttemptAt: Date | null;
+  sentAt: Date | null;
+  eventTitle: string | null;
+  eventKind: string | null;
+}
+
+/** The organization's delivery log, newest first. */
+export async function listOrganizationDeliveries(
+  prisma: PrismaClient,
+  input: { organizationId: string; limit: number },
+): Promise<DeliveryLogRow[]> {
+  const rows = await prisma.delivery.findMany({
+    where: { organizationId: input.organizationId },
+    orderBy: { createdAt: "desc" },
+    take: input.limit,
+    include: { channel: { select: { name: true } }, event: { select: { title: true, kind: true } } },
+  });
+  return rows.map((r) => ({
+    id: r.id,
+    purpose: r.purpose,
+    channelType: r.channelType,
+    channelName: r.channel?.name ?? null,
+    target: r.target,
+    status: r.status,
+    attempts: r.attempts,
+    lastError: r.lastError,
+    responseCode: r.responseCode,
+    createdAt: r.createdAt,
+    lastAttemptAt: r.lastAttemptAt,
+    sentAt: r.sentAt,
+    eventTitle: r.event?.title ?? null,
+    eventKind: r.event?.kind ?? null,
+  }));
+}

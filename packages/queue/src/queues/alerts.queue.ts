@@ -1,0 +1,26 @@
+import { z } from "zod";
+import { defineQueue } from "../define-queue.js";
+
+/**
+ * Alert evaluation: `evaluate` runs every rule of every organization once (recurring, every
+ * ALERT_EVALUATE_INTERVAL_MS). Global work: no tenant. A failed run is retried once after a
+ * second (a database blip); after that the next scheduled run supersedes it.
+ */
+export const AlertsPayload = z.object({
+  task: z.enum(["evaluate"]),
+});
+export type AlertsPayload = z.infer<typeof AlertsPayload>;
+
+export const alertsQueue = defineQueue({
+  name: "alerts",
+  jobName: "alerts-evaluate",
+  payload: AlertsPayload,
+  jobId: undefined,
+  tenantOf: () => undefined,
+  defaultJobOptions: {
+    attempts: 2,
+    backoff: { type: "fixed", delay: 1_000 },
+    removeOnComplete: { count: 200 },
+    removeOnFail: { count: 500, age: 7 * 24 * 3_600 },
+  },
+});

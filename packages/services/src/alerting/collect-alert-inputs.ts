@@ -1,0 +1,124 @@
+/** One evaluation round's reads: targets of every enabled rule and the series they need. */
+import {
+  listNodeIdsByOrganization,
+  readEndpointAlertSnapshots,
+  readHighSeveritySuggestions,
+  readNodeAlertSnapshots,
+  readNodeLatencyP95,
+  readNodeTopRemoteIp,
+  type AlertRuleRow,
+  type EndpointAlertSnapshot,
+  type NodeAlertSnapshot,
+  type PrismaClient,
+  type SqlClient,
+} from "@rpcpulse/db";
+import { measureEndpoint, measureNode, type Measurement } from "./measure.js";
+import { resolveThresholds, type AlertRuleType } from "./rule-params.js";
+
+export interface AlertTarget {
+  kind: "node" | "endpoint";
+  id: string;
+  key: string;
+  name: string;
+  blockIntervalMs: number | null;
+  measurement: Measurement;
+}
+
+export interface CollectedTargets {
+  byRule: Map<string, AlertTarget[]>;
+  nodes: number;
+  endpoints: number;
+}
+
+const MINUTE = 60_000;
+
+export async function collectAlertTargets(
+  deps: { prisma: PrismaClient; sql: SqlClient },
+  rules: readonly AlertRuleRow[],
+  now: Date,
+): Promise<CollectedTargets> {
+  const orgWide = [...new Set(rules.filter((r) => r.targetKind === "org_nodes").map((r) => r.organizationId))];
+  const orgNodes = await listNodeIdsByOrganization(deps.prisma, orgWide);
+  const nodeIdsOf = (r: AlertRuleRow): string[] =>
+    r.targetKind === "org_nodes"
+      ? (orgNodes.get(r.organizationId) ?? [])
+      : r.targetKind === "node" && r.nodeId
+        ? [r.nodeId]
+        : [];
+
+  const nodeRules = rules.filter((r) => r.targetKind !== "endpoint");
+  const endpointRules = rules.filter((r) => r.targetKind === "endpoint" && r.endpointId);
+  const nodeIds = [...new Set(nodeRules.flatMap(nodeIdsOf))];
+  const snapshots = new Map((await readNodeAlertSnapshots(deps.sql, nodeIds)).map((n) => [n.nodeId, n]));
+
+  const windowOf = (r: AlertRuleRow) => resolveThresholds(r.type as AlertRuleType, r.params).windowMinutes;
+  const latencyWindows = [...new Set(nodeRules.filter((r) => r.type === "latency_p95").map(windowOf))];
+  const latency = new Map<number, Awaited<ReturnType<typeof readNodeLatencyP95>>>();
+  for (const w of latencyWindows) {
+    latency.set(w, await readNodeLatencyP95(deps.sql, { nodeIds, since: new Date(now.getTime() - w * MINUTE) }));
+  }
+  const topIps = nodeRules.some((r) => r.type === "connection_flood")
+    ? await readNodeTopRemoteIp(deps.sql, nodeIds)
+    : new Map<string, { ip: string; conns: number }>();
+  const suggestions = nodeRules.some((r) => r.type === "suggestion")
+    ? await readHighSeveritySuggestions(deps.sql, nodeIds)
+    : new Map<string, { open: number; title: string | null }>();
+
+  const endpointWindows = new Map<number, Map<string, EndpointAlertSnapshot>>();
+  for (const w of new Set(endpointRules.map(windowOf))) {
+    const ids = [...new Set(endpointRules.filter((r) => windowOf(r) === w).map((r) => r.endpointId as string))];
+    const rows = await readEndpointAlertSnapshots(deps.sql, {
+      endpointIds: ids,
+      since: new Date(now.getTime() - w * MINUTE),
+    });
+    endpointWindows.set(w, new Map(rows.map((e) => [e.endpointId, e])));
+  }
+
+  const byRule = new Map<string, AlertTarget[]>();
+  for (const rule of nodeRules) {
+    const type = rule.type as AlertRuleType;
+    const targets: AlertTarget[] = [];
+    for (const id of nodeIdsOf(rule)) {
+      const node: NodeAlertSnapshot | undefined = snapshots.get(id);
+      if (!node || node.organizationId !== rule.organizationId) continue;
+      const measurement = measureNode(
+        type,
+        node,
+        {
+          latencyP95: latency.get(windowOf(rule))?.get(id),
+          topRemoteIp: topIps.get(id),
+          suggestions: suggestions.get(id),
+        },
+        now,
+      );
+      targets.push({
+        kind: "node",
+        id,
+        key: `node:${id}`,
+        name: node.name,
+        blockIntervalMs: node.blockIntervalMs,
+        measurement,
+      });
+    }
+    byRule.set(rule.id, targets);
+  }
+  for (const rule of endpointRules) {
+    const id = rule.endpointId as string;
+    const endpoint = endpointWindows.get(windowOf(rule))?.get(id);
+    if (!endpoint) {
+      byRule.set(rule.id, []);
+      continue;
+    }
+    byRule.set(rule.id, [
+      {
+        kind: "endpoint",
+        id,
+        key: `endpoint:${id}`,
+        name: endpoint.name,
+        blockIntervalMs: endpoint.blockIntervalMs,
+        measurement: measureEndpoint(rule.type as AlertRuleType, endpoint),
+      },
+    ]);
+  }
+  return { byRule, nodes: snapshots.size, endpoints: new Set(endpointRules.map((r) => r.endpointId)).size };
+}

@@ -1,0 +1,277 @@
+/**
+ * The evaluation job: every enabled rule × target, one state-machine step each; transitions are
+ * written as events, delivered to the rule's channels (delivery log rows + notify jobs), and
+ * mirrored as automatic incidents on status pages that list the target.
+ */
+import {
+  deleteAlertStatesExcept,
+  insertAlertEvent,
+  insertDelivery,
+  listAlertStatesForRules,
+  listEnabledAlertRules,
+  listEnabledChannels,
+  listOrganizationNames,
+  saveAlertState,
+  type AlertRuleRow,
+  type AlertStateRow,
+  type DeliveryRow,
+} from "@rpcpulse/db";
+import type { NotificationMessage } from "@rpcpulse/notify";
+import { isInMaintenance, openAutoIncident, resolveAutoIncident, updateAutoIncident } from "../status/index.js";
+import type { EvaluateAlertsDeps } from "./alerting-deps.js";
+import { collectAlertTargets, type AlertTarget } from "./collect-alert-inputs.js";
+import { describeAlertEvent, describeCondition, formatDuration } from "./describe-alert.js";
+import {
+  initialAlertState,
+  stepAlert,
+  type AlertStateSnapshot,
+  type AlertStepEvent,
+  type EvaluatorRule,
+} from "./evaluator.js";
+import { queueStoredDelivery, serialiseMessage } from "./enqueue-delivery.js";
+import { resolveThresholds, RULE_TYPES, type AlertRuleType } from "./rule-params.js";
+
+export interface EvaluationReport {
+  rules: number;
+  targets: number;
+  events: number;
+  silenced: number;
+  deliveries: number;
+  incidentsOpened: number;
+  incidentsResolved: number;
+  errors: number;
+}
+
+function evaluatorRule(rule: AlertRuleRow): EvaluatorRule {
+  return {
+    ...resolveThresholds(rule.type as AlertRuleType, rule.params),
+    forMs: rule.forSeconds * 1000,
+    resolveForMs: rule.resolveForSeconds * 1000,
+    renotifyMs: rule.renotifyMinutes * 60_000,
+    notifyResolved: rule.notifyResolved,
+  };
+}
+
+function toSnapshot(row: AlertStateRow | undefined, now: Date): AlertStateSnapshot {
+  if (!row) return initialAlertState(now);
+  return {
+    status: row.status,
+    since: row.since,
+    breachSince: row.breachSince,
+    firingSince: row.firingSince,
+    clearSince: row.clearSince,
+    lastNotifiedAt: row.lastNotifiedAt,
+    dedupKey: row.dedupKey,
+    silenced: row.silenced,
+    lastValue: row.lastValue,
+  };
+}
+
+export async function evaluateAlerts(deps: EvaluateAlertsDeps, input: { now?: Date } = {}): Promise<EvaluationReport> {
+  const now = input.now ?? new Date();
+  const rules = await listEnabledAlertRules(deps.prisma);
+  const report: EvaluationReport = {
+    rules: rules.length,
+    targets: 0,
+    events: 0,
+    silenced: 0,
+    deliveries: 0,
+    incidentsOpened: 0,
+    incidentsResolved: 0,
+    errors: 0,
+  };
+  if (rules.length === 0) return report;
+  const { byRule } = await collectAlertTargets(deps, rules, now);
+  const states = new Map(
+    (
+      await listAlertStatesForRules(
+        deps.prisma,
+        rules.map((r) => r.id),
+      )
+    ).map((s) => [`${s.ruleId}|${s.targetKey}`, s]),
+  );
+  const orgs = await listOrganizationNames(deps.prisma, [...new Set(rules.map((r) => r.organizationId))]);
+
+  for (const rule of rules) {
+    const targets = byRule.get(rule.id) ?? [];
+    await deleteAlertStatesExcept(deps.prisma, { ruleId: rule.id, keepTargetKeys: targets.map((t) => t.key) });
+    for (const target of targets) {
+      report.targets++;
+      try {
+        const prevRow = states.get(`${rule.id}|${target.key}`);
+        const result = await evaluateTarget(deps, rule, target, prevRow, now, orgs.get(rule.organizationId));
+        if (result.event) {
+          report.events++;
+          if (result.event.silenced) report.silenced++;
+        }
+        report.deliveries += result.deliveries;
+        report.incidentsOpened += result.incidentOpened ? 1 : 0;
+        report.incidentsResolved += result.incidentResolved ? 1 : 0;
+      } catch (error) {
+        // One broken target must not stop the round; the next round retries it.
+        report.errors++;
+        if (report.errors === 1) (report as EvaluationReport & { firstError?: string }).firstError = String(error);
+      }
+    }
+  }
+  return report;
+}
+
+interface TargetResult {
+  event: AlertStepEvent | null;
+  deliveries: number;
+  incidentOpened: boolean;
+  incidentResolved: boolean;
+}
+
+async function evaluateTarget(
+  deps: EvaluateAlertsDeps,
+  rule: AlertRuleRow,
+  target: AlertTarget,
+  prevRow: AlertStateRow | undefined,
+  now: Date,
+  org: { name: string; slug: string } | undefined,
+): Promise<TargetResult> {
+  const spec = evaluatorRule(rule);
+  const type = rule.type as AlertRuleType;
+  const prev = toSnapshot(prevRow, now);
+  const ctx = { inMaintenance: false, keyPrefix: `${rule.id}:${target.key}` };
+  let step = stepAlert(spec, prev, target.measurement.value, now, ctx);
+  // Maintenance is looked up only when it could matter: a notification is due or one was held back.
+  if (step.event || prev.silenced) {
+    const inMaintenance = await isInMaintenance(deps, {
+      organizationId: rule.organizationId,
+      componentRef: target.id,
+      at: now,
+    });
+    if (inMaintenance) step = stepAlert(spec, prev, target.measurement.value, now, { ...ctx, inMaintenance });
+  }
+  const value = target.measurement.value ?? prev.lastValue;
+  const summary =
+    value === null
+      ? "no data"
+      : describeCondition({
+          type,
+          value,
+          thresholds: spec,
+          blockIntervalMs: target.blockIntervalMs,
+          detail: target.measurement.detail,
+        });
+  const next: AlertStateRow = {
+    ruleId: rule.id,
+    targetKey: target.key,
+    organizationId: rule.organizationId,
+    targetName: target.name,
+    ...step.state,
+    summary,
+    evaluatedAt: now,
+  };
+  const event = step.event;
+  if (!event) {
+    await saveAlertState(deps.prisma, next);
+    return { event: null, deliveries: 0, incidentOpened: false, incidentResolved: false };
+  }
+
+  const episodeStart = prev.breachSince ?? next.breachSince ?? now;
+  const text = describeAlertEvent({
+    kind: event.kind,
+    type,
+    value: value ?? 0,
+    thresholds: spec,
+    blockIntervalMs: target.blockIntervalMs,
+    detail: target.measurement.detail,
+    targetName: target.name,
+    ruleName: rule.name,
+    heldMs: now.getTime() - episodeStart.getTime(),
+  });
+  const channels = event.silenced ? [] : await listEnabledChannels(deps.prisma, rule.channelIds);
+  const deliveries: DeliveryRow[] = [];
+  await deps.prisma.$transaction(async (tx) => {
+    await saveAlertState(tx as never, next);
+    const row = await insertAlertEvent(tx as never, {
+      organizationId: rule.organizationId,
+      ruleId: rule.id,
+      targetKey: target.key,
+      targetName: target.name,
+      kind: event.kind,
+      fromStatus: event.from,
+      toStatus: event.to,
+      value,
+      title: text.title,
+      body: text.body,
+      dedupKey: event.dedupKey,
+      silenced: event.silenced,
+      createdAt: now,
+    });
+    const message: NotificationMessage = {
+      kind: event.kind,
+      title: text.title,
+      body: text.body,
+      url: deps.appBaseUrl && org ? `${deps.appBaseUrl.replace(/\/+$/, "")}/app/o/${org.slug}/alerts` : undefined,
+      fields: [
+        { name: "Rule", value: `${rule.name} (${RULE_TYPES[type].label})` },
+        { name: "Target", value: target.name },
+        { name: "Now", value: value === null ? "no data" : `${Math.round(value * 10) / 10} ${RULE_TYPES[type].unit}` },
+        {
+          name: "Since",
+          value: `${episodeStart.toISOString()} (${formatDuration(now.getTime() - episodeStart.getTime())})`,
+        },
+      ],
+      eventId: row.id,
+      organization: org?.name ?? rule.organizationId,
+      occurredAt: now,
+    };
+    for (const channel of channels) {
+      deliveries.push(
+        await insertDelivery(tx as never, {
+          organizationId: rule.organizationId,
+          channelId: channel.id,
+          eventId: row.id,
+          purpose: "alert",
+          channelType: channel.type,
+          target: channel.summary,
+          payload: serialiseMessage(message),
+          secretEnc: null,
+        }),
+      );
+    }
+  });
+  for (const d of deliveries) await queueStoredDelivery(deps, d).catch(() => undefined);
+
+  let incidentOpened = false;
+  let incidentResolved = false;
+  if (rule.openIncidents) {
+    const alertKey = event.dedupKey;
+    if (!event.silenced && (event.kind === "firing" || event.kind === "degraded")) {
+      const impact = event.kind === "firing" ? "major" : "minor";
+      const opened = await openAutoIncident(deps, {
+        organizationId: rule.organizationId,
+        componentRef: target.id,
+        alertKey,
+        title: text.title,
+        body: text.body,
+        impact,
+        at: now,
+      });
+      incidentOpened = opened.incidentId !== null && opened.created;
+      if (opened.incidentId !== null && !opened.created) {
+        await updateAutoIncident(deps, {
+          organizationId: rule.organizationId,
+          alertKey,
+          body: text.body,
+          impact,
+          at: now,
+        });
+      }
+    } else if (event.kind === "resolved") {
+      const resolved = await resolveAutoIncident(deps, {
+        organizationId: rule.organizationId,
+        alertKey,
+        body: text.body,
+        at: now,
+      });
+      incidentResolved = resolved.incidentId !== null;
+    }
+  }
+  return { event, deliveries: deliveries.length, incidentOpened, incidentResolved };
+}

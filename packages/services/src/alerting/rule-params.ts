@@ -1,0 +1,155 @@
+import { AppError } from "@rpcpulse/config";
+import { z } from "zod";
+
+/** Rule types (match the alert_rule_type enum of @rpcpulse/db). */
+export const ALERT_RULE_TYPES = [
+  "node_down",
+  "lag",
+  "head_age",
+  "endpoint_down",
+  "latency_p95",
+  "port_exhaustion",
+  "connection_flood",
+  "suggestion",
+] as const;
+export type AlertRuleType = (typeof ALERT_RULE_TYPES)[number];
+
+/** What each type measures, its unit and defaults. Every type is "higher is worse". */
+export interface RuleTypeInfo {
+  label: string;
+  unit: string;
+  /** Which targets make sense: nodes (one node or all of the org's) or public endpoints. */
+  targets: "node" | "endpoint" | "both";
+  defaults: { threshold: number; degraded: number | null; windowMinutes: number };
+  max: number;
+  help: string;
+}
+
+export const RULE_TYPES: Record<AlertRuleType, RuleTypeInfo> = {
+  node_down: {
+    label: "Node down (agent silent)",
+    unit: "s",
+    targets: "node",
+    defaults: { threshold: 120, degraded: null, windowMinutes: 0 },
+    max: 86_400,
+    help: "Seconds since the agent's last accepted push.",
+  },
+  lag: {
+    label: "Lag behind the network head",
+    unit: "blocks",
+    targets: "node",
+    defaults: { threshold: 10, degraded: 3, windowMinutes: 0 },
+    max: 10_000_000,
+    help: "Blocks behind the best head seen on the network (latest sample).",
+  },
+  head_age: {
+    label: "Head age",
+    unit: "s",
+    targets: "node",
+    defaults: { threshold: 60, degraded: 30, windowMinutes: 0 },
+    max: 86_400,
+    help: "Seconds since the node's head block was produced (latest sample).",
+  },
+  endpoint_down: {
+    label: "Endpoint down (probe quorum)",
+    unit: "% of vantage points",
+    targets: "endpoint",
+    defaults: { threshold: 50, degraded: 1, windowMinutes: 3 },
+    max: 100,
+    help: "Share of vantage points whose probes in the window mostly failed; fires at the quorum.",
+  },
+  latency_p95: {
+    label: "Latency p95",
+    unit: "ms",
+    targets: "both",
+    defaults: { threshold: 2_000, degraded: 1_000, windowMinutes: 5 },
+    max: 600_000,
+    help: "p95 of probe total time (endpoint) or the agent's RPC round trip (node) over the window.",
+  },
+  port_exhaustion: {
+    label: "Ephemeral port exhaustion",
+    unit: "% of range",
+    targets: "node",
+    defaults: { threshold: 80, degraded: 60, windowMinutes: 0 },
+    max: 100,
+    help: "Ephemeral ports in use (outbound TIME_WAIT included) as a share of the range.",
+  },
+  connection_flood: {
+    label: "Connection flood (one remote IP)",
+    unit: "connections",
+    targets: "node",
+    defaults: { threshold: 500, degraded: 200, windowMinutes: 0 },
+    max: 10_000_000,
+    help: "Connections from the busiest single remote IP (latest sample).",
+  },
+  suggestion: {
+    label: "High-severity tuning suggestion",
+    unit: "open suggestions",
+    targets: "node",
+    defaults: { threshold: 1, degraded: null, windowMinutes: 0 },
+    max: 1_000,
+    help: "Open tuning suggestions of high or critical severity.",
+  },
+};
+
+/** Stored in alert_rules.params. */
+export const RuleParams = z.object({
+  threshold: z.number().finite().nonnegative(),
+  /** Lower tier; null = no degraded tier. Must be below the threshold. */
+  degraded: z.number().finite().nonnegative().nullable().default(null),
+  /** Resolve only once the value is below this (hysteresis). Default: the degraded tier, else the threshold. */
+  resolveBelow: z.number().finite().nonnegative().nullable().default(null),
+  windowMinutes: z.number().int().min(0).max(1_440).default(0),
+});
+export type RuleParams = z.infer<typeof RuleParams>;
+
+export interface ResolvedThresholds {
+  threshold: number;
+  degraded: number | null;
+  resolveBelow: number;
+  windowMinutes: number;
+}
+
+/** Validate params for a type (AppError VALIDATION with the field) and fill defaults. */
+export function normaliseRuleParams(type: AlertRuleType, input: unknown): RuleParams {
+  const info = RULE_TYPES[type];
+  const raw = (typeof input === "object" && input !== null ? input : {}) as Record<string, unknown>;
+  const parsed = RuleParams.safeParse({
+    threshold: raw.threshold ?? info.defaults.threshold,
+    degraded: raw.degraded === undefined ? info.defaults.degraded : raw.degraded,
+    resolveBelow: raw.resolveBelow ?? null,
+    windowMinutes: raw.windowMinutes ?? info.defaults.windowMinutes,
+  });
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const field = String(issue?.path[0] ?? "threshold");
+    throw new AppError("VALIDATION", `${field}: ${issue?.message ?? "invalid"}`, { details: { field } });
+  }
+  const p = parsed.data;
+  const bad = (field: string, message: string): never => {
+    throw new AppError("VALIDATION", message, { details: { field } });
+  };
+  if (p.threshold > info.max) bad("threshold", `The threshold must be at most ${info.max} ${info.unit}.`);
+  if (p.threshold <= 0) bad("threshold", "The threshold must be above 0.");
+  if (p.degraded !== null && p.degraded >= p.threshold) {
+    bad("degraded", "The degraded tier must be below the firing threshold.");
+  }
+  if (p.resolveBelow !== null && p.resolveBelow > p.threshold) {
+    bad("resolveBelow", "The resolve threshold cannot be above the firing threshold.");
+  }
+  if ((type === "endpoint_down" || type === "latency_p95") && p.windowMinutes < 1) {
+    bad("windowMinutes", "This rule type needs a window of at least 1 minute.");
+  }
+  return p;
+}
+
+export function resolveThresholds(type: AlertRuleType, params: unknown): ResolvedThresholds {
+  const parsed = RuleParams.safeParse(params);
+  const p = parsed.success ? parsed.data : RuleParams.parse(RULE_TYPES[type].defaults);
+  return {
+    threshold: p.threshold,
+    degraded: p.degraded,
+    resolveBelow: p.resolveBelow ?? p.degraded ?? p.threshold,
+    windowMinutes: p.windowMinutes || RULE_TYPES[type].defaults.windowMinutes,
+  };
+}
