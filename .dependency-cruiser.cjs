@@ -37,6 +37,15 @@ module.exports = {
       to: { path: "^packages/(db|queue|services|auth)/" },
     },
     {
+      name: "agent-no-websocket-code",
+      severity: "error",
+      comment: "The agent probes over HTTP only (@rpcpulse/prober/head-probe): no WebSocket library in its bundle.",
+      from: { path: "^apps/agent/src/" },
+      to: {
+        path: "(node_modules/ws/|^packages/prober/src/(index|probe/index|probe/websocket-check|ssrf/safe-websocket)\\.ts$)",
+      },
+    },
+    {
       name: "sql-only-in-db",
       severity: "error",
       comment: "Only packages/db talks to Prisma or SQL.",

@@ -23,6 +23,14 @@ export const ENV_NAMES = {
   spoolMaxMb: "RPCPULSE_SPOOL_MAX_MB",
   spoolMaxAge: "RPCPULSE_SPOOL_MAX_AGE",
   logLevel: "RPCPULSE_LOG_LEVEL",
+  vantage: "RPCPULSE_VANTAGE",
+  vantageRegion: "RPCPULSE_VANTAGE_REGION",
+  vantageNetworks: "RPCPULSE_VANTAGE_NETWORKS",
+  directoryUrl: "RPCPULSE_DIRECTORY_URL",
+  vantageInterval: "RPCPULSE_VANTAGE_INTERVAL",
+  vantageConcurrency: "RPCPULSE_VANTAGE_CONCURRENCY",
+  vantageRate: "RPCPULSE_VANTAGE_RATE",
+  vantageAllowPrivate: "RPCPULSE_VANTAGE_ALLOW_PRIVATE",
 } as const satisfies Record<FieldName, string>;
 
 const optionalShape = Object.fromEntries(

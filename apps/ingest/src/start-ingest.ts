@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo } from "node:net";
 import { AppError, RPCPULSE_VERSION, toErrorBody, type Logger } from "@rpcpulse/config";
 import { agentTokenChannel, closeQueues, createRedisConnection, pingRedis, type QueueTarget } from "@rpcpulse/queue";
-import { createAgentTokenVerifier } from "@rpcpulse/services";
+import { createAgentTokenVerifier, createVantageEndpointFilter } from "@rpcpulse/services";
 import pg from "pg";
 import type { IngestEnv } from "./env.js";
 import { createIngestHandler, sendJson } from "./http/ingest-handler.js";
@@ -66,6 +66,14 @@ export async function startIngest(env: IngestEnv, log: Logger): Promise<RunningI
     validate: createWireValidator(),
     limits: { maxBodyBytes: env.INGEST_MAX_BODY_BYTES, maxInflatedBytes: env.INGEST_MAX_INFLATED_BYTES },
     window: { maxClockSkewMs: env.INGEST_MAX_CLOCK_SKEW_MS, maxSampleAgeMs: env.INGEST_MAX_SAMPLE_AGE_MS },
+    // Vantage probes only for listed endpoints of the node's chain (looked up at most once a minute).
+    vantageEndpoints: createVantageEndpointFilter(
+      { sql },
+      {
+        onError: (error) =>
+          log.debug({ err: error instanceof Error ? error.message : String(error) }, "vantage endpoint list not read"),
+      },
+    ),
     log,
   });
 

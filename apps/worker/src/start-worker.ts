@@ -105,7 +105,7 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
   );
   if (ingest.enabled) {
     workers.push(
-      registerProcessor("ingest", createIngestProcessor({ writer: ingestWriter }), { target, log, ...ingest }),
+      registerProcessor("ingest", createIngestProcessor({ writer: ingestWriter, sql }), { target, log, ...ingest }),
     );
     queues.push("ingest");
   } else log.info({ queue: "ingest" }, "consumer disabled by WORKER_INGEST_ENABLED");

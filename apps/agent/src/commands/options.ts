@@ -23,12 +23,21 @@ export const CONFIG_OPTIONS = {
   "spool-max-mb": { type: "string" },
   "spool-max-age": { type: "string" },
   "log-level": { type: "string" },
+  vantage: { type: "boolean" },
+  "vantage-region": { type: "string" },
+  "vantage-networks": { type: "string" },
+  "directory-url": { type: "string" },
+  "vantage-interval": { type: "string" },
+  "vantage-concurrency": { type: "string" },
+  "vantage-rate": { type: "string" },
+  "vantage-allow-private": { type: "boolean" },
 } as const satisfies ParseArgsConfig["options"];
 
 export const CONFIG_HELP = `Configuration (flags > RPCPULSE_* environment > --config file > defaults):
   --config <file>        JSON file; keys: family, rpcUrl, interval, ports, dataDirs, topN, dryRun, nodeId,
                          pid, processName, stateDir, ingestUrl, tokenFile, rpcTimeout, spoolMaxMb,
-                         spoolMaxAge, logLevel
+                         spoolMaxAge, logLevel, vantage, vantageRegion, vantageNetworks, directoryUrl,
+                         vantageInterval, vantageConcurrency, vantageRate, vantageAllowPrivate
   --family <f>           hive | ethereum | substrate | sidecar                     RPCPULSE_FAMILY
   --rpc-url <url>        node endpoint (default per family, e.g. http://127.0.0.1:8091)  RPCPULSE_RPC_URL
   --interval <d>         collection interval, 10 | 10s | 500ms | 1m (default 10s)   RPCPULSE_INTERVAL
@@ -44,7 +53,18 @@ export const CONFIG_HELP = `Configuration (flags > RPCPULSE_* environment > --co
   --rpc-timeout <d>      per-call timeout for node requests (default 5s)           RPCPULSE_RPC_TIMEOUT
   --spool-max-mb <n>     spool size bound, oldest batches dropped first (default 64)  RPCPULSE_SPOOL_MAX_MB
   --spool-max-age <d>    spool age bound (default 24h)                              RPCPULSE_SPOOL_MAX_AGE
-  --log-level <l>        fatal|error|warn|info|debug|trace|silent (default info)    RPCPULSE_LOG_LEVEL`;
+  --log-level <l>        fatal|error|warn|info|debug|trace|silent (default info)    RPCPULSE_LOG_LEVEL
+
+Vantage probing (opt-in, off by default): probe the public endpoint list of your chain(s) from this
+node's location; the results travel with the batches and rank endpoints per region.
+  --vantage              turn it on                                                 RPCPULSE_VANTAGE
+  --vantage-region <r>   region label of this node, e.g. eu-west (required)         RPCPULSE_VANTAGE_REGION
+  --vantage-networks <n,n> networks whose list is probed, e.g. hive (required)      RPCPULSE_VANTAGE_NETWORKS
+  --directory-url <url>  RPC Pulse app serving /api/v1 (required)                   RPCPULSE_DIRECTORY_URL
+  --vantage-interval <d> one round over the list this often (default 60s, min 10s)  RPCPULSE_VANTAGE_INTERVAL
+  --vantage-concurrency <n> probes in flight, 1-16 (default 4)                      RPCPULSE_VANTAGE_CONCURRENCY
+  --vantage-rate <n>     probe starts per second, 1-50 (default 5)                  RPCPULSE_VANTAGE_RATE
+  --vantage-allow-private  also probe loopback/private addresses (self-hosted lists) RPCPULSE_VANTAGE_ALLOW_PRIVATE`;
 
 const FLAG_TO_FIELD: Record<string, FieldName> = Object.fromEntries(
   (Object.entries(FLAG_NAMES) as [FieldName, string][]).map(([field, flag]) => [flag.slice(2), field]),

@@ -7,6 +7,7 @@ import { WIRE_FORMAT_VERSION, type AgentBatch, type AgentSample } from "@rpcpuls
 import { UsageError, type AgentConfig } from "../config/load.js";
 import { backoffDelayMs, postBatch } from "../push/sender.js";
 import { Spool } from "../push/spool.js";
+import { createVantageProber, type VantageProber } from "../vantage/vantage-prober.js";
 import { createSampler } from "./collect.js";
 import { CONFIG_HELP, CONFIG_OPTIONS, configFromFlags, parseCommandArgs } from "./options.js";
 
@@ -56,6 +57,8 @@ export async function runCommand(args: string[]): Promise<number> {
   let token = checkPushConfig(config);
   const log: Logger = createLogger({ name: "rpcpulse-agent", level: config.logLevel, destination: process.stderr });
   let sampler = createSampler(config);
+  let vantage: VantageProber | null = config.vantage ? createVantageProber(config.vantage, log) : null;
+  vantage?.start();
   const host = hostname().slice(0, 253) || "unknown";
   const spool = config.dryRun
     ? null
@@ -86,9 +89,15 @@ export async function runCommand(args: string[]): Promise<number> {
     try {
       const next = configFromFlags(values);
       const nextToken = checkPushConfig(next);
+      const vantageChanged = JSON.stringify(next.vantage) !== JSON.stringify(config.vantage);
       config = next;
       token = nextToken;
       sampler = createSampler(config);
+      if (vantageChanged) {
+        void vantage?.stop();
+        vantage = config.vantage ? createVantageProber(config.vantage, log) : null;
+        vantage?.start();
+      }
       log.info(
         { configPath: config.configPath ?? null, intervalMs: config.intervalMs },
         "configuration reloaded (SIGHUP)",
@@ -118,6 +127,7 @@ export async function runCommand(args: string[]): Promise<number> {
       version: RPCPULSE_VERSION,
       family: config.family,
       intervalMs: config.intervalMs,
+      vantage: config.vantage ? { region: config.vantage.region, networks: config.vantage.networks } : null,
       dryRun: config.dryRun,
       spool: spool ? join(config.stateDir, "spool") : null,
       backlog: spool?.size ?? 0,
@@ -197,6 +207,7 @@ export async function runCommand(args: string[]): Promise<number> {
       sample.self.spoolDropped = spool.dropped;
     }
     const seq = spool ? spool.nextSeq() : ++dryRunSeq;
+    const probes = vantage?.drain() ?? [];
     const batch: AgentBatch = {
       wireVersion: WIRE_FORMAT_VERSION,
       agent: { version: RPCPULSE_VERSION, hostname: host },
@@ -204,6 +215,7 @@ export async function runCommand(args: string[]): Promise<number> {
       batchSeq: seq,
       sentAt: new Date().toISOString(),
       samples: [sample],
+      ...(config.vantage && probes.length > 0 ? { vantage: { region: config.vantage.region, probes } } : {}),
     };
     if (!spool) {
       process.stdout.write(`${JSON.stringify(batch)}\n`);
@@ -220,7 +232,7 @@ export async function runCommand(args: string[]): Promise<number> {
     if (stopping) break;
     await sleep(Math.max(0, config.intervalMs - (Date.now() - started)));
   }
-  await sender;
+  await Promise.all([sender, vantage?.stop()]);
   log.info("stopped");
   return 0;
 }

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { API_FAMILIES } from "@rpcpulse/domain";
+import { API_FAMILIES, findNetwork, vantageRegionSchema } from "@rpcpulse/domain";
 
 /**
  * One validator per setting, shared by the three sources (config file, RPCPULSE_* variables,
@@ -116,6 +116,24 @@ const httpUrl = z
     }
   }, "must be an http:// or https:// URL");
 
+const networks = z.union([z.string(), z.array(z.string())]).transform((v, ctx) => {
+  const items = [...new Set(list(v).map(String))];
+  for (const slug of items) {
+    if (!findNetwork(slug)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `unknown network ${JSON.stringify(slug)} (e.g. hive, ethereum-mainnet)`,
+      });
+      return z.NEVER;
+    }
+  }
+  if (items.length === 0 || items.length > 8) {
+    ctx.addIssue({ code: "custom", message: `expected 1 to 8 networks, got ${items.length}` });
+    return z.NEVER;
+  }
+  return items;
+});
+
 export const fieldSchemas = {
   family: z.enum(API_FAMILIES, { error: `must be one of ${API_FAMILIES.join(", ")}` }),
   rpcUrl: httpUrl,
@@ -138,6 +156,14 @@ export const fieldSchemas = {
   spoolMaxMb: intIn(1, 10_240),
   spoolMaxAge: duration(60_000, 30 * 86_400_000),
   logLevel: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]),
+  vantage: bool,
+  vantageRegion: vantageRegionSchema,
+  vantageNetworks: networks,
+  directoryUrl: httpUrl,
+  vantageInterval: duration(10_000, 3_600_000),
+  vantageConcurrency: intIn(1, 16),
+  vantageRate: intIn(1, 50),
+  vantageAllowPrivate: bool,
 };
 
 export type FieldName = keyof typeof fieldSchemas;

@@ -32,7 +32,28 @@ export const FLAG_NAMES: Record<FieldName, string> = {
   spoolMaxMb: "--spool-max-mb",
   spoolMaxAge: "--spool-max-age",
   logLevel: "--log-level",
+  vantage: "--vantage",
+  vantageRegion: "--vantage-region",
+  vantageNetworks: "--vantage-networks",
+  directoryUrl: "--directory-url",
+  vantageInterval: "--vantage-interval",
+  vantageConcurrency: "--vantage-concurrency",
+  vantageRate: "--vantage-rate",
+  vantageAllowPrivate: "--vantage-allow-private",
 };
+
+/** Opt-in vantage probing of the public endpoint list (off unless --vantage). */
+export interface VantageConfig {
+  region: string;
+  networks: string[];
+  /** Base URL of the RPC Pulse web app (the list comes from /api/v1/chains/<network>/endpoints). */
+  directoryUrl: URL;
+  intervalMs: number;
+  concurrency: number;
+  /** Probe starts per second, at most. */
+  ratePerSecond: number;
+  allowPrivate: boolean;
+}
 
 export interface AgentConfig {
   family: ApiFamily | null;
@@ -54,6 +75,7 @@ export interface AgentConfig {
   spoolMaxAgeMs: number;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   configPath: string | undefined;
+  vantage: VantageConfig | null;
 }
 
 export const DEFAULTS = {
@@ -64,6 +86,9 @@ export const DEFAULTS = {
   spoolMaxMb: 64,
   spoolMaxAgeMs: 86_400_000,
   logLevel: "info",
+  vantageIntervalMs: 60_000,
+  vantageConcurrency: 4,
+  vantageRate: 5,
 } as const;
 
 /** Validate one raw value; `source` names it in the error (a flag, a variable, or a file field). */
@@ -136,6 +161,7 @@ export function resolveConfig(input: {
   const processName = pick("processName").value;
   const ingest = pick("ingestUrl").value;
   return {
+    vantage: resolveVantage(pick),
     family: family.value ?? null,
     rpcUrl: family.value ? new URL(rpcUrl.value ?? DEFAULT_RPC_URLS[family.value]) : null,
     intervalMs: pick("interval").value ?? DEFAULTS.intervalMs,
@@ -154,5 +180,33 @@ export function resolveConfig(input: {
     spoolMaxAgeMs: pick("spoolMaxAge").value ?? DEFAULTS.spoolMaxAgeMs,
     logLevel: pick("logLevel").value ?? DEFAULTS.logLevel,
     configPath,
+  };
+}
+
+type Pick = <K extends FieldName>(key: K) => { value: PartialFields[K]; source: string };
+
+function resolveVantage(pick: Pick): VantageConfig | null {
+  const on = pick("vantage");
+  if (!on.value) return null;
+  const region = pick("vantageRegion").value;
+  const networks = pick("vantageNetworks").value;
+  const directoryUrl = pick("directoryUrl").value;
+  const missing = [
+    region === undefined ? `a region (${FLAG_NAMES.vantageRegion}, ${ENV_NAMES.vantageRegion})` : null,
+    networks === undefined
+      ? `the networks to probe (${FLAG_NAMES.vantageNetworks}, ${ENV_NAMES.vantageNetworks})`
+      : null,
+    directoryUrl === undefined ? `the RPC Pulse app URL (${FLAG_NAMES.directoryUrl}, ${ENV_NAMES.directoryUrl})` : null,
+  ].filter((m): m is string => m !== null);
+  if (missing.length > 0 || region === undefined || networks === undefined || directoryUrl === undefined)
+    throw new UsageError(`${on.source}: vantage probing needs ${missing.join(", ")}`);
+  return {
+    region,
+    networks,
+    directoryUrl: new URL(directoryUrl),
+    intervalMs: pick("vantageInterval").value ?? DEFAULTS.vantageIntervalMs,
+    concurrency: pick("vantageConcurrency").value ?? DEFAULTS.vantageConcurrency,
+    ratePerSecond: pick("vantageRate").value ?? DEFAULTS.vantageRate,
+    allowPrivate: pick("vantageAllowPrivate").value ?? false,
   };
 }

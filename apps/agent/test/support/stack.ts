@@ -41,7 +41,7 @@ export interface Stack {
   agents: Child[];
   startIngest(): Promise<void>;
   stopIngest(): Promise<void>;
-  startAgent(options?: { clockShiftMs?: number }): Promise<Child>;
+  startAgent(options?: { clockShiftMs?: number; extraArgs?: string[] }): Promise<Child>;
   /** Spool files present now (seq numbers), i.e. batches the agent has fsync'd and not yet delivered. */
   spooled(): number[];
   /** The agent's persisted batch sequence (<state-dir>/batch-seq). */
@@ -167,6 +167,7 @@ export async function startStack(label: string): Promise<Stack> {
           tokenFile,
           "--log-level",
           "debug",
+          ...(options.extraArgs ?? []),
         ],
         { cwd: path.join(REPO_ROOT, "apps/agent"), env: shift ? { RPCPULSE_TEST_CLOCK_SHIFT_MS: String(shift) } : {} },
       );

@@ -1,6 +1,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AppError, isAppError, toErrorBody, type Logger } from "@rpcpulse/config";
-import { acceptAgentBatch, type AgentTokenVerifier, type IngestTimeWindow } from "@rpcpulse/services";
+import {
+  acceptAgentBatch,
+  type AgentTokenVerifier,
+  type IngestTimeWindow,
+  type VantageEndpointFilter,
+} from "@rpcpulse/services";
 import type { IngestRedis } from "../redis/ingest-redis.js";
 import { bodyEncodingOf, checkDeclaredLength, readRequestBody, type BodyLimits } from "./read-body.js";
 
@@ -19,6 +24,8 @@ export interface IngestHandlerDeps {
   limits: BodyLimits;
   window: IngestTimeWindow;
   log: Logger;
+  /** Endpoints an agent may report vantage probes for; without it, vantage probes are dropped. */
+  vantageEndpoints?: VantageEndpointFilter;
   /** Deadline for Redis calls, so a hung Redis turns into 503 rather than a hung request. */
   redisTimeoutMs?: number;
 }
@@ -118,7 +125,10 @@ export function createIngestHandler(deps: IngestHandlerDeps) {
       }
       const batch = deps.validate(parsed);
       const result = await acceptAgentBatch(
-        { enqueue: (job) => redisCall(deps.redis.enqueue(job)) },
+        {
+          enqueue: (job) => redisCall(deps.redis.enqueue(job)),
+          ...(deps.vantageEndpoints ? { vantageEndpoints: deps.vantageEndpoints } : {}),
+        },
         { identity, batch, receivedAtMs, attemptSentAt: attemptSentAtOf(req) },
         deps.window,
       );

@@ -2,3 +2,4 @@ export * from "./public-endpoints.js";
 export * from "./endpoint-capabilities.js";
 export * from "./endpoint-rankings.js";
 export * from "./probe-samples.js";
+export * from "./vantage-endpoints.js";

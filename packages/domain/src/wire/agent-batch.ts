@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { WIRE_LIMITS, agentSampleSchema } from "./agent-sample.js";
+import { vantageGroupSchema } from "./agent-probe.js";
 
 /** Bumped on incompatible changes; the ingest API rejects versions it does not know. */
 export const WIRE_FORMAT_VERSION = 1;
@@ -19,6 +20,8 @@ export const agentBatchSchema = z.object({
   batchSeq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
   sentAt: z.iso.datetime({ offset: true }),
   samples: z.array(agentSampleSchema).min(1).max(WIRE_LIMITS.maxSamplesPerBatch),
+  /** Opt-in: probes of the public endpoint list from this node's location (absent on older agents). */
+  vantage: vantageGroupSchema.optional(),
 });
 
 export type AgentBatch = z.infer<typeof agentBatchSchema>;

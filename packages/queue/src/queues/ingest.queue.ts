@@ -135,9 +135,7 @@ export const IngestReportedSettings = z.object({
   somaxconn: z.number().int().nullable(),
   tcpMaxSynBacklog: z.number().int().nullable(),
   tcpMaxTwBuckets: z.number().int().nullable(),
-  ipLocalPortRange: z
-    .object({ low: z.number().int(), high: z.number().int(), size: z.number().int() })
-    .nullable(),
+  ipLocalPortRange: z.object({ low: z.number().int(), high: z.number().int(), size: z.number().int() }).nullable(),
   tcpTwRecycleLines: z
     .array(z.object({ file: z.string().max(4096), line: z.number().int(), text: z.string().max(1024) }))
     .max(64),
@@ -145,6 +143,34 @@ export const IngestReportedSettings = z.object({
   shmTotalBytes: z.number().nonnegative().nullable(),
 });
 export type IngestReportedSettings = z.infer<typeof IngestReportedSettings>;
+
+/** Probe results an opted-in agent sent (vantage point), as the worker stores them. Times in epoch ms. */
+export const MAX_INGEST_VANTAGE_PROBES = 200;
+const ms = z.number().nonnegative().max(600_000).nullable();
+export const IngestVantageProbe = z.object({
+  time: z.number().int().positive(),
+  endpointId: uuid,
+  ok: z.boolean(),
+  httpStatus: z.number().int().min(0).max(999).nullable(),
+  errorClass: z.string().max(64).nullable(),
+  errorMessage: z.string().max(512).nullable(),
+  rateLimited: z.boolean(),
+  responseBytes: z.number().int().nonnegative(),
+  headBlock: z.number().int().nonnegative().nullable(),
+  headTime: z.number().int().positive().nullable(),
+  finalizedBlock: z.number().int().nonnegative().nullable(),
+  dnsMs: ms,
+  connectMs: ms,
+  tlsMs: ms,
+  ttfbMs: ms,
+  totalMs: ms,
+});
+export type IngestVantageProbe = z.infer<typeof IngestVantageProbe>;
+export const IngestVantage = z.object({
+  region: z.string().min(2).max(32),
+  probes: z.array(IngestVantageProbe).max(MAX_INGEST_VANTAGE_PROBES),
+});
+export type IngestVantage = z.infer<typeof IngestVantage>;
 
 export const IngestBatchPayload = z
   .object({
@@ -163,6 +189,8 @@ export const IngestBatchPayload = z
     remoteIps: IngestRemoteIpColumns,
     /** Kernel settings the agent reported last in the batch (wire `settings` group); read by the tuning advisor. */
     settings: IngestReportedSettings.nullable().optional(),
+    /** Opt-in vantage probing: results already checked against the listed endpoints by the ingest API. */
+    vantage: IngestVantage.optional(),
   })
   .refine((p) => p.remoteIps.sample.every((i) => i < p.samples.time.length), {
     message: "remoteIps.sample points past the last sample",

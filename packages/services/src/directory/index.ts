@@ -8,3 +8,5 @@ export * from "./submit-endpoint.js";
 export * from "./probe-directory.js";
 export * from "./rank-directory.js";
 export * from "./seed-demo-directory.js";
+export * from "./vantage-endpoint-filter.js";
+export * from "./record-vantage-probes.js";

@@ -2,6 +2,7 @@ import { AppError } from "@rpcpulse/config";
 import type { AgentBatch } from "@rpcpulse/domain";
 import type { AgentIdentity } from "../agent-tokens/agent-token-verifier.js";
 import { normaliseAgentBatch, type NormalisedBatch } from "./normalise-agent-batch.js";
+import { selectVantageProbes, type VantageProbeRow } from "./select-vantage-probes.js";
 
 /** The job the ingest API queues for one accepted batch (the "ingest" queue payload). */
 export interface IngestJob extends NormalisedBatch {
@@ -12,6 +13,8 @@ export interface IngestJob extends NormalisedBatch {
   receivedAtMs: number;
   clockSkewMs: number;
   agentVersion: string;
+  /** Opt-in vantage probes, already restricted to listed endpoints of the node's chain. */
+  vantage?: { region: string; probes: VantageProbeRow[] };
 }
 
 export interface AcceptAgentBatchDeps {
@@ -20,6 +23,11 @@ export interface AcceptAgentBatchDeps {
    * Throws when the queue is unreachable (the caller answers 503).
    */
   enqueue(job: IngestJob): Promise<"queued" | "duplicate">;
+  /**
+   * Endpoints the node's agent may report vantage probes for (see createVantageEndpointFilter);
+   * without it, vantage probes are dropped.
+   */
+  vantageEndpoints?: { allowedFor(networkId: string): Promise<ReadonlySet<string> | null> };
 }
 
 export interface IngestTimeWindow {
@@ -38,6 +46,8 @@ export interface AcceptedBatch {
   status: "accepted" | "duplicate";
   samples: number;
   clockSkewMs: number;
+  /** Present when the batch carried vantage probes: how many were kept and refused. */
+  probes?: { accepted: number; refused: number };
 }
 
 /** 4xx that the agent must not retry; `reason` is machine-readable (the adapter maps clock_skew to 422). */
@@ -97,6 +107,13 @@ export async function acceptAgentBatch(
       { ageMs: Math.round(receivedAtMs - oldest), maxSampleAgeMs: window.maxSampleAgeMs },
     );
   }
+  const selected = batch.vantage
+    ? selectVantageProbes(batch.vantage, (await deps.vantageEndpoints?.allowedFor(identity.networkId)) ?? null, {
+        receivedAtMs,
+        clockSkewMs,
+        ...window,
+      })
+    : null;
   const outcome = await deps.enqueue({
     organizationId: identity.organizationId,
     nodeId: identity.nodeId,
@@ -106,10 +123,12 @@ export async function acceptAgentBatch(
     clockSkewMs,
     agentVersion: batch.agent.version,
     ...normalised,
+    ...(selected?.vantage ? { vantage: selected.vantage } : {}),
   });
   return {
     status: outcome === "duplicate" ? "duplicate" : "accepted",
     samples: batch.samples.length,
     clockSkewMs,
+    ...(selected ? { probes: { accepted: selected.accepted, refused: selected.refused } } : {}),
   };
 }
