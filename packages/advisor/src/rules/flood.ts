@@ -30,22 +30,27 @@ const flood: Rule = {
     const totals = new Map<number, number>();
     for (const r of rows) totals.set(r.time.getTime(), (totals.get(r.time.getTime()) ?? 0) + r.connections);
     if (totals.size < ctx.t.minSamples) return [];
-    const offenders = new Map<string, { peak: number; peakTotal: number; samples: number }>();
+    const offenders = new Map<string, { peak: number; peakTotal: number; peakTime: number; samples: number }>();
     for (const r of rows) {
       const total = totals.get(r.time.getTime())!;
       const bar = Math.max(ctx.t.floodMinConnections, ctx.t.floodShare * total);
       if (r.connections <= bar) continue;
-      const o = offenders.get(r.ip) ?? { peak: 0, peakTotal: 0, samples: 0 };
+      const o = offenders.get(r.ip) ?? { peak: 0, peakTotal: 0, peakTime: 0, samples: 0 };
       o.samples++;
       if (r.connections > o.peak) {
         o.peak = r.connections;
         o.peakTotal = total;
+        o.peakTime = r.time.getTime();
       }
       offenders.set(r.ip, o);
     }
     if (offenders.size === 0) return [];
     const ranked = [...offenders.entries()].sort((a, b) => b[1].peak - a[1].peak);
     const [topIp, top] = ranked[0]!;
+    // Sockets a server leaks in CLOSE_WAIT still count per remote IP: that is the leak rule's
+    // finding, not a flood (the peer already hung up).
+    const atPeak = ctx.input.window.samples.find((s) => s.time.getTime() === top.peakTime);
+    if ((atPeak?.tcpCloseWait ?? 0) >= 0.5 * top.peak) return [];
     const legit = rows.filter((r) => !offenders.has(r.ip)).map((r) => r.connections);
     const p99 = percentile(legit, 99) ?? 1;
     const limit = Math.max(MIN_PER_IP_LIMIT, Math.ceil(p99 * ctx.t.perIpHeadroom));

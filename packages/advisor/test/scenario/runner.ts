@@ -1,0 +1,110 @@
+/**
+ * Scenario runner: executed INSIDE a fresh network namespace (`unshare -n`) by
+ * scenarios.int.test.ts, so the loopback traffic it makes and the sockets the agent reads belong
+ * to this scenario only. It brings `lo` up, starts simnet nodes, makes real TCP traffic, spawns
+ * the real agent CLI (`collect --interval 1s`), and prints one JSON line:
+ * { samples: AgentSample[], refHeads: {time, head}[], ports }.
+ *
+ * Usage: node --import tsx runner.ts '<json {scenario, fault, samples}>'
+ */
+import { spawn, spawnSync } from "node:child_process";
+import { createInterface } from "node:readline";
+import { fileURLToPath } from "node:url";
+import { startSimnet } from "@rpcpulse/simnet";
+import { startChurn, startCloseWaitServer, startIdleConnections } from "./traffic.js";
+
+export type ScenarioName = "flood" | "churn" | "close-wait" | "lagging";
+export interface ScenarioSpec {
+  scenario: ScenarioName;
+  fault: boolean;
+  samples: number;
+}
+export const PORTS = { node: 45201, reference: 45202, app: 45103 } as const;
+
+const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
+const AGENT_CLI = `${REPO}apps/agent/src/cli.ts`;
+
+async function collect(args: string[], samples: number, onSample: () => void): Promise<unknown[]> {
+  const child = spawn(
+    process.execPath,
+    ["--import", "tsx", AGENT_CLI, "collect", "--interval", "1s", "--top-n", "50", "--log-level", "silent", ...args],
+    {
+      cwd: REPO,
+      stdio: ["ignore", "pipe", "inherit"],
+    },
+  );
+  const out: unknown[] = [];
+  const lines = createInterface({ input: child.stdout });
+  try {
+    for await (const line of lines) {
+      if (!line.trim()) continue;
+      out.push(JSON.parse(line));
+      onSample();
+      if (out.length >= samples) break;
+    }
+  } finally {
+    child.kill("SIGTERM");
+  }
+  return out;
+}
+
+async function main(spec: ScenarioSpec): Promise<void> {
+  const up = spawnSync("ip", ["link", "set", "lo", "up"], { encoding: "utf8" });
+  if (up.status !== 0) throw new Error(`ip link set lo up: ${up.stderr || up.error} (Debian package iproute2)`);
+  const lagging = spec.scenario === "lagging" && spec.fault;
+  const simnet = await startSimnet({
+    seed: "advisor-scenarios",
+    nodes: [
+      {
+        name: "node",
+        family: "ethereum",
+        network: "ethereum-mainnet",
+        port: PORTS.node,
+        lagBlocks: lagging ? 30 : 0,
+        peers: lagging ? 2 : 25,
+        websocket: false,
+      },
+      { name: "reference", family: "ethereum", network: "ethereum-mainnet", port: PORTS.reference, websocket: false },
+    ],
+  });
+  const reference = simnet.node("reference");
+  const refHeads: { time: string; head: number }[] = [];
+  const stops: (() => Promise<void>)[] = [];
+  let agentPorts: number[] = [PORTS.node];
+  try {
+    if (spec.scenario === "flood") {
+      // 20 ordinary clients with 1-3 connections each, plus (fault) one address holding 300.
+      const clients = Array.from({ length: 20 }, (_, k) => ({ from: `127.0.0.${10 + k}`, count: 1 + (k % 3) }));
+      if (spec.fault) clients.push({ from: "127.0.0.77", count: 300 });
+      stops.push(await startIdleConnections(PORTS.node, clients));
+    }
+    if (spec.scenario === "churn" && spec.fault) {
+      // Connect and close first, as a proxy without upstream keepalive does: TIME_WAIT lands here.
+      stops.push(await startChurn(PORTS.node, { burst: 1500, perSecond: 100 }));
+    }
+    if (spec.scenario === "close-wait") {
+      stops.push(await startCloseWaitServer(PORTS.app, { leak: spec.fault, perSecond: 20, initial: 20 }));
+      agentPorts = [PORTS.node, PORTS.app];
+    }
+    const rpcUrl = `http://127.0.0.1:${PORTS.node}`;
+    const samples = await collect(
+      ["--family", "ethereum", "--rpc-url", rpcUrl, "--ports", agentPorts.join(",")],
+      spec.samples,
+      () => refHeads.push({ time: new Date().toISOString(), head: reference.head() }),
+    );
+    process.stdout.write(`${JSON.stringify({ samples, refHeads, ports: PORTS })}\n`);
+  } finally {
+    for (const stop of stops) await stop();
+    await simnet.close();
+  }
+}
+
+main(JSON.parse(process.argv[2] ?? "{}") as ScenarioSpec).then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(
+      `scenario runner: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+    process.exit(1);
+  },
+);
