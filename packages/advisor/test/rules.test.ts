@@ -56,6 +56,7 @@ describe("negative twins", () => {
     const under = [
       faulty.outbound("10.0.0.5", 8545, 14000), // 49.6 % of 28,232
       faulty.churn(8545, 999),
+      build({ sample: () => ({ ephemeralInUse: 13000, timeWaitOut: 900 }) }), // aggregate-only: 46 %, < 1000 TW
       faulty.inboundTw(900),
       faulty.finWait2(150),
       build({ sample: (i) => ({ tcpCloseWait: 30 + (i % 2 ? 3 : -3) }) }), // high but flat

@@ -5,6 +5,7 @@ import { sysctlSnippet, type SysctlLine } from "../snippets/sysctl.js";
 import { sources } from "../sources.js";
 import type { AdvisorOutboundDestination, Snippet, SuggestionDraft } from "../types.js";
 import { draft, enoughSamples, evidence, impactOf, isLoopback, series } from "./common.js";
+import { aggregateExhaustion, aggregateKeepalive } from "./outbound-aggregate.js";
 
 const DEFAULT_RANGE = { low: 32768, high: 60999 };
 /** Ports RPC nodes commonly listen on (tuning KB A1.2) kept out of a widened ephemeral range. */
@@ -84,12 +85,13 @@ const outboundExhaustion: Rule = {
     gate: "Any node. Per destination (ip:port) from the agent's outbound table; tw_reuse=1 only for non-loopback destinations (2, the default since 2018, already covers loopback).",
     watches: ["outbound[].sockets (per destination)", "ip_local_port_range", "tcp_tw_reuse"],
     kind: "change",
-    snippetKinds: ["nginx", "sysctl"],
+    snippetKinds: ["nginx", "sysctl", "shell"],
     verificationMetric: "ephemeral_ratio",
     sources: sources("bernat", "ipSysctl", "nginxUpstream"),
   },
   evaluate(ctx) {
     const range = portRange(ctx);
+    if (!ctx.input.window.outbound?.length) return aggregateExhaustion(ctx, this.descriptor, range);
     const out: SuggestionDraft[] = [];
     for (const d of destinations(ctx)) {
       if (!enoughSamples(ctx, d.points)) continue;
@@ -200,12 +202,13 @@ const upstreamKeepalive: Rule = {
     gate: "TIME_WAIT toward one loopback destination ≥ timeWaitMin while below the exhaustion threshold; skipped when nginx ≥ 1.29.7 or upstream keepalive is known to be set.",
     watches: ["outbound[].timeWait (loopback destinations)", "nginx version / upstream keepalive when known"],
     kind: "change",
-    snippetKinds: ["nginx"],
+    snippetKinds: ["nginx", "shell"],
     verificationMetric: "tw_outbound",
     sources: sources("nginxUpstream", "bernat"),
   },
   evaluate(ctx) {
     if (!nginxNeedsKeepalive(ctx)) return [];
+    if (!ctx.input.window.outbound?.length) return aggregateKeepalive(ctx, this.descriptor);
     const range = portRange(ctx);
     const out: SuggestionDraft[] = [];
     for (const d of destinations(ctx)) {
