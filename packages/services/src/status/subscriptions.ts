@@ -20,7 +20,8 @@ import { hitRateLimit, type RateLimitStore } from "./rate-limit.js";
  *    carry a working one-click link, yet the database holds only its SHA-256 (a database leak
  *    alone cannot unsubscribe anyone).
  *  - Webhook signing secrets are sealed with the server key (needed in clear to sign).
- * Rate limits: 5 requests per 10 minutes per client address, 60 per hour per page.
+ * Rate limits: 5 requests per 10 minutes per client address (when the adapter can tell it),
+ * 60 per hour per page.
  */
 
 export interface SubscriptionDeps {
@@ -65,14 +66,16 @@ export type SubscribeResult =
 
 export async function subscribeToStatusPage(
   deps: SubscriptionDeps,
-  input: { slug: string; clientKey: string; fields: unknown },
+  input: { slug: string; clientKey: string | null; fields: unknown },
 ): Promise<SubscribeResult> {
   const fields = SubscribeInput.parse(input.fields);
-  await hitRateLimit(deps.rateLimit, {
-    key: `${deps.rateLimitPrefix}:status-subscribe:ip:${hashToken(input.clientKey).slice(0, 32)}`,
-    max: 5,
-    windowMs: 10 * 60_000,
-  });
+  if (input.clientKey) {
+    await hitRateLimit(deps.rateLimit, {
+      key: `${deps.rateLimitPrefix}:status-subscribe:ip:${hashToken(input.clientKey).slice(0, 32)}`,
+      max: 5,
+      windowMs: 10 * 60_000,
+    });
+  }
   const page = await findPublicStatusPage(deps.prisma, { slug: input.slug });
   if (!page) throw new AppError("NOT_FOUND", "Status page not found.");
   await hitRateLimit(deps.rateLimit, {

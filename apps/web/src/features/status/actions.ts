@@ -1,0 +1,268 @@
+"use server";
+import { isAppError } from "@rpcpulse/config";
+import {
+  addStatusComponent,
+  addStatusGroup,
+  cancelMaintenance,
+  createIncident,
+  createStatusPage,
+  editIncident,
+  editStatusComponent,
+  editStatusPage,
+  postIncidentUpdate,
+  removeIncident,
+  removeStatusComponent,
+  removeStatusGroup,
+  removeStatusPage,
+  removeSubscriber,
+  scheduleMaintenance,
+  setCustomDomain,
+  verifyCustomDomain,
+} from "@rpcpulse/services";
+import { revalidatePath } from "next/cache";
+import { redirect } from "next/navigation";
+import { z } from "zod";
+import { runFormAction, type FormState } from "../../server/action.js";
+import { requireOrgContext } from "../../server/session.js";
+import { getStatusReadDeps, getStatusWriteDeps } from "./status-deps.js";
+
+/**
+ * Server actions of the status-page admin. Each: parse the ids, resolve the org context from
+ * the signed-in user's membership (404 otherwise), call ONE service verb (which checks the role).
+ */
+
+const Id = z.string().trim().min(1).max(64);
+
+function values(formData: FormData): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  for (const key of new Set(formData.keys())) {
+    if (key.startsWith("$ACTION")) continue;
+    const all = formData.getAll(key).filter((v): v is string => typeof v === "string");
+    out[key] = key === "componentIds" ? all : (all[0] ?? "");
+  }
+  return out;
+}
+
+function str(v: Record<string, string | string[]>, key: string): string {
+  const value = v[key];
+  return Array.isArray(value) ? (value[0] ?? "") : (value ?? "");
+}
+
+/** runFormAction plus field-named AppErrors next to their field. */
+async function act(fn: () => Promise<FormState>): Promise<FormState> {
+  return runFormAction(async () => {
+    try {
+      return await fn();
+    } catch (error) {
+      const field = isAppError(error) ? error.details?.field : undefined;
+      if (isAppError(error) && typeof field === "string") {
+        return { status: "error", message: error.message, fieldErrors: { [field]: error.message } };
+      }
+      throw error;
+    }
+  });
+}
+
+async function context(v: Record<string, string | string[]>) {
+  return (await requireOrgContext(Id.parse(str(v, "slug")))).ctx;
+}
+
+function refresh(orgSlug: string, pageId?: string) {
+  revalidatePath(`/app/o/${orgSlug}/status-pages`);
+  if (pageId) revalidatePath(`/app/o/${orgSlug}/status-pages/${pageId}`);
+}
+
+export async function createStatusPageAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  let target = "";
+  const result = await act(async () => {
+    const ctx = await context(v);
+    const { id } = await createStatusPage(getStatusReadDeps(), ctx, v);
+    target = `/app/o/${ctx.organizationSlug}/status-pages/${id}`;
+    return { status: "ok", message: "Status page created." };
+  });
+  if (target) redirect(target);
+  return result;
+}
+
+export async function editStatusPageAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  return act(async () => {
+    const ctx = await context(v);
+    const pageId = Id.parse(str(v, "pageId"));
+    await editStatusPage(getStatusReadDeps(), ctx, { pageId, fields: v });
+    refresh(ctx.organizationSlug, pageId);
+    return { status: "ok", message: "Saved." };
+  });
+}
+
+export async function deleteStatusPageAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  let target = "";
+  const result = await act(async () => {
+    const ctx = await context(v);
+    await removeStatusPage(getStatusReadDeps(), ctx, { pageId: Id.parse(str(v, "pageId")) });
+    target = `/app/o/${ctx.organizationSlug}/status-pages`;
+    return { status: "ok", message: "Deleted." };
+  });
+  if (target) redirect(target);
+  return result;
+}
+
+export async function setDomainAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  return act(async () => {
+    const ctx = await context(v);
+    const pageId = Id.parse(str(v, "pageId"));
+    const { domain } = await setCustomDomain(getStatusReadDeps(), ctx, { pageId, domain: str(v, "domain") });
+    refresh(ctx.organizationSlug, pageId);
+    return { status: "ok", message: domain ? "Domain saved; publish the TXT record, then verify." : "Domain removed." };
+  });
+}
+
+export async function verifyDomainAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  return act(async () => {
+    const ctx = await context(v);
+    const pageId = Id.parse(str(v, "pageId"));
+    const { verified } = await verifyCustomDomain(getStatusReadDeps(), ctx, { pageId });
+    refresh(ctx.organizationSlug, pageId);
+    return verified
+      ? { status: "ok", message: "Domain verified: the page is served there now." }
+      : { status: "error", message: "The TXT record was not found (DNS may take a while)." };
+  });
+}
+
+export async function addGroupAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  return act(async () => {
+    const ctx = await context(v);
+    const pageId = Id.parse(str(v, "pageId"));
+    await addStatusGroup(getStatusReadDeps(), ctx, { pageId, fields: v });
+    refresh(ctx.organizationSlug, pageId);
+    return { status: "ok", message: "Group added." };
+  });
+}
+
+export async function deleteGroupAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  return act(async () => {
+    const ctx = await context(v);
+    await removeStatusGroup(getStatusReadDeps(), ctx, { groupId: Id.parse(str(v, "groupId")) });
+    refresh(ctx.organizationSlug, str(v, "pageId"));
+    return { status: "ok", message: "Group removed." };
+  });
+}
+
+export async function addComponentAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  return act(async () => {
+    const ctx = await context(v);
+    const pageId = Id.parse(str(v, "pageId"));
+    await addStatusComponent(getStatusReadDeps(), ctx, { pageId, fields: v });
+    refresh(ctx.organizationSlug, pageId);
+    return { status: "ok", message: "Component added." };
+  });
+}
+
+export async function editComponentAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  return act(async () => {
+    const ctx = await context(v);
+    await editStatusComponent(getStatusReadDeps(), ctx, { componentId: Id.parse(str(v, "componentId")), fields: v });
+    refresh(ctx.organizationSlug, str(v, "pageId"));
+    return { status: "ok", message: "Saved." };
+  });
+}
+
+export async function deleteComponentAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  return act(async () => {
+    const ctx = await context(v);
+    await removeStatusComponent(getStatusReadDeps(), ctx, { componentId: Id.parse(str(v, "componentId")) });
+    refresh(ctx.organizationSlug, str(v, "pageId"));
+    return { status: "ok", message: "Component removed." };
+  });
+}
+
+export async function createIncidentAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  return act(async () => {
+    const ctx = await context(v);
+    const pageId = Id.parse(str(v, "pageId"));
+    await createIncident(getStatusWriteDeps(), ctx, { pageId, fields: v });
+    refresh(ctx.organizationSlug, pageId);
+    return { status: "ok", message: "Incident published." };
+  });
+}
+
+export async function postIncidentUpdateAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  return act(async () => {
+    const ctx = await context(v);
+    const incidentId = Id.parse(str(v, "incidentId"));
+    await postIncidentUpdate(getStatusWriteDeps(), ctx, { incidentId, fields: v });
+    refresh(ctx.organizationSlug, str(v, "pageId"));
+    revalidatePath(`/app/o/${ctx.organizationSlug}/status-pages/${str(v, "pageId")}/incidents/${incidentId}`);
+    return { status: "ok", message: "Update posted." };
+  });
+}
+
+export async function editIncidentAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  return act(async () => {
+    const ctx = await context(v);
+    await editIncident(getStatusReadDeps(), ctx, { incidentId: Id.parse(str(v, "incidentId")), fields: v });
+    refresh(ctx.organizationSlug, str(v, "pageId"));
+    return { status: "ok", message: "Saved." };
+  });
+}
+
+export async function deleteIncidentAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  let target = "";
+  const result = await act(async () => {
+    const ctx = await context(v);
+    await removeIncident(getStatusReadDeps(), ctx, { incidentId: Id.parse(str(v, "incidentId")) });
+    target = `/app/o/${ctx.organizationSlug}/status-pages/${Id.parse(str(v, "pageId"))}`;
+    return { status: "ok", message: "Deleted." };
+  });
+  if (target) redirect(target);
+  return result;
+}
+
+export async function scheduleMaintenanceAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  return act(async () => {
+    const ctx = await context(v);
+    const pageId = Id.parse(str(v, "pageId"));
+    // datetime-local inputs carry no zone: the form labels them UTC.
+    const utc = (s: string) => (s && !/[zZ]|[+-]\d\d:\d\d$/.test(s) ? `${s}Z` : s);
+    await scheduleMaintenance(getStatusReadDeps(), ctx, {
+      pageId,
+      fields: { ...v, startsAt: utc(str(v, "startsAt")), endsAt: utc(str(v, "endsAt")) },
+    });
+    refresh(ctx.organizationSlug, pageId);
+    return { status: "ok", message: "Maintenance scheduled." };
+  });
+}
+
+export async function cancelMaintenanceAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  return act(async () => {
+    const ctx = await context(v);
+    await cancelMaintenance(getStatusReadDeps(), ctx, { windowId: Id.parse(str(v, "windowId")) });
+    refresh(ctx.organizationSlug, str(v, "pageId"));
+    return { status: "ok", message: "Maintenance cancelled." };
+  });
+}
+
+export async function removeSubscriberAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  return act(async () => {
+    const ctx = await context(v);
+    await removeSubscriber(getStatusReadDeps(), ctx, { subscriberId: Id.parse(str(v, "subscriberId")) });
+    refresh(ctx.organizationSlug, str(v, "pageId"));
+    return { status: "ok", message: "Subscriber removed." };
+  });
+}

@@ -1,0 +1,214 @@
+import type { IncidentView, MaintenanceRow, StatusPageTree } from "@rpcpulse/db";
+import { Field } from "../../components/field.js";
+import { ActionForm } from "./action-form.js";
+import {
+  cancelMaintenanceAction,
+  createIncidentAction,
+  removeSubscriberAction,
+  scheduleMaintenanceAction,
+} from "./actions.js";
+import { IncidentLink } from "./admin-sections.js";
+import { formatDateTime, titleCase } from "./format.js";
+
+type Ids = { slug: string; pageId: string };
+
+function ComponentChecks(props: { page: StatusPageTree; prefix: string }) {
+  return (
+    <fieldset className="sp-checks">
+      <legend className="small">Affected components</legend>
+      {props.page.components.map((c) => (
+        <label key={c.id} className="check small">
+          <input type="checkbox" name="componentIds" value={c.id} id={`${props.prefix}-${c.id}`} /> {c.displayName}
+        </label>
+      ))}
+    </fieldset>
+  );
+}
+
+export function IncidentsSection(props: {
+  page: StatusPageTree;
+  ids: Ids;
+  incidents: IncidentView[];
+  canEdit: boolean;
+}) {
+  const own = new Set(props.page.components.map((c) => c.id));
+  const names = new Map(props.page.components.map((c) => [c.id, c.displayName]));
+  return (
+    <>
+      {props.incidents.length === 0 ? <p className="muted">No incidents.</p> : null}
+      <table className="data">
+        <thead>
+          <tr>
+            <th scope="col">Incident</th>
+            <th scope="col">Status</th>
+            <th scope="col">Components</th>
+            <th scope="col">Started</th>
+          </tr>
+        </thead>
+        <tbody>
+          {props.incidents.map((i) => (
+            <tr key={i.id} data-testid="admin-incident">
+              <td>
+                <IncidentLink orgSlug={props.ids.slug} pageId={props.ids.pageId} incident={i} />
+                {i.auto ? <span className="sp-pill auto"> automatic</span> : null}
+              </td>
+              <td>
+                <span className={`sp-pill st-${i.status}`}>{titleCase(i.status)}</span>
+              </td>
+              <td className="small">
+                {i.components
+                  .map((l) => l.componentId)
+                  .filter((id) => own.has(id))
+                  .map((id) => names.get(id))
+                  .join(", ") || "whole page"}
+              </td>
+              <td className="small">{formatDateTime(i.startedAt)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {props.canEdit ? (
+        <details className="after-table">
+          <summary>Declare an incident</summary>
+          <ActionForm
+            action={createIncidentAction}
+            hidden={props.ids}
+            submit="Publish incident"
+            testId="create-incident"
+          >
+            <Field name="title" label="Title" required maxLength={200} />
+            <div className="sp-inline-form">
+              <div className="field">
+                <label htmlFor="f-inc-status">Status</label>
+                <select id="f-inc-status" name="status" defaultValue="investigating">
+                  {["investigating", "identified", "monitoring", "resolved"].map((s) => (
+                    <option key={s} value={s}>
+                      {titleCase(s)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+              <div className="field">
+                <label htmlFor="f-inc-impact">Impact</label>
+                <select id="f-inc-impact" name="impact" defaultValue="minor">
+                  {["none", "minor", "major", "critical"].map((s) => (
+                    <option key={s} value={s}>
+                      {titleCase(s)}
+                    </option>
+                  ))}
+                </select>
+              </div>
+            </div>
+            <div className="field">
+              <label htmlFor="f-inc-body">Message (Markdown)</label>
+              <textarea id="f-inc-body" name="body" required maxLength={10000} rows={4} />
+            </div>
+            <ComponentChecks page={props.page} prefix="inc" />
+          </ActionForm>
+        </details>
+      ) : null}
+    </>
+  );
+}
+
+export function MaintenanceSection(props: {
+  page: StatusPageTree;
+  ids: Ids;
+  windows: MaintenanceRow[];
+  canEdit: boolean;
+}) {
+  const names = new Map(props.page.components.map((c) => [c.id, c.displayName]));
+  return (
+    <>
+      {props.windows.length === 0 ? <p className="muted">Nothing scheduled.</p> : null}
+      <ul>
+        {props.windows.map((m) => (
+          <li key={m.id} className="sp-inline-form">
+            <span>
+              <strong>{m.title}</strong>{" "}
+              <span className="small muted">
+                {formatDateTime(m.startsAt)} – {formatDateTime(m.endsAt)} ·{" "}
+                {m.componentIds.map((id) => names.get(id)).join(", ")}
+              </span>
+            </span>
+            {props.canEdit ? (
+              <ActionForm
+                action={cancelMaintenanceAction}
+                hidden={{ ...props.ids, windowId: m.id }}
+                submit="Cancel"
+                danger
+                className="sp-inline-form"
+              />
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {props.canEdit ? (
+        <details>
+          <summary>Schedule maintenance</summary>
+          <ActionForm
+            action={scheduleMaintenanceAction}
+            hidden={props.ids}
+            submit="Schedule"
+            testId="schedule-maintenance"
+          >
+            <Field name="title" label="Title" required maxLength={200} />
+            <div className="sp-inline-form">
+              <Field name="startsAt" label="Starts (UTC)" type="datetime-local" required />
+              <Field name="endsAt" label="Ends (UTC)" type="datetime-local" required />
+            </div>
+            <div className="field">
+              <label htmlFor="f-mw-body">Details (Markdown)</label>
+              <textarea id="f-mw-body" name="body" maxLength={10000} rows={3} />
+            </div>
+            <ComponentChecks page={props.page} prefix="mw" />
+          </ActionForm>
+        </details>
+      ) : null}
+    </>
+  );
+}
+
+export function SubscribersSection(props: {
+  ids: Ids;
+  subscribers: { id: string; kind: string; target: string; confirmedAt: Date | null; createdAt: Date }[];
+  canEdit: boolean;
+}) {
+  if (props.subscribers.length === 0) return <p className="muted">No subscribers yet.</p>;
+  return (
+    <table className="data">
+      <thead>
+        <tr>
+          <th scope="col">Subscriber</th>
+          <th scope="col">Kind</th>
+          <th scope="col">Confirmed</th>
+          {props.canEdit ? (
+            <th scope="col">
+              <span className="sr-only">Actions</span>
+            </th>
+          ) : null}
+        </tr>
+      </thead>
+      <tbody>
+        {props.subscribers.map((s) => (
+          <tr key={s.id}>
+            <td className="mono small">{s.target}</td>
+            <td>{s.kind}</td>
+            <td className="small">{s.confirmedAt ? formatDateTime(s.confirmedAt) : "pending"}</td>
+            {props.canEdit ? (
+              <td className="actions">
+                <ActionForm
+                  action={removeSubscriberAction}
+                  hidden={{ ...props.ids, subscriberId: s.id }}
+                  submit="Remove"
+                  danger
+                  className="sp-inline-form"
+                />
+              </td>
+            ) : null}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

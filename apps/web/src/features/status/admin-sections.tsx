@@ -1,0 +1,249 @@
+import Link from "next/link";
+import type { StatusPageTree } from "@rpcpulse/db";
+import { Field } from "../../components/field.js";
+import { ActionForm } from "./action-form.js";
+import {
+  addComponentAction,
+  addGroupAction,
+  deleteComponentAction,
+  deleteGroupAction,
+  editComponentAction,
+  editStatusPageAction,
+  setDomainAction,
+  verifyDomainAction,
+} from "./actions.js";
+import { formatDateTime } from "./format.js";
+
+type Page = StatusPageTree;
+type Ids = { slug: string; pageId: string };
+
+export function PageSettingsForm(props: { page: Page; ids: Ids }) {
+  const { page } = props;
+  return (
+    <ActionForm action={editStatusPageAction} hidden={props.ids} submit="Save page" testId="edit-status-page">
+      <Field name="title" label="Title" required maxLength={120} defaultValue={page.title} />
+      <div className="field">
+        <label htmlFor="f-edit-slug">Slug</label>
+        <input id="f-edit-slug" name="slug" required maxLength={63} defaultValue={page.slug} />
+      </div>
+      <Field name="description" label="Description" maxLength={1000} defaultValue={page.description} />
+      <div className="sp-inline-form">
+        <div className="field">
+          <label htmlFor="f-accent">Accent colour</label>
+          <input id="f-accent" name="accentColor" type="color" defaultValue={page.accentColor} />
+        </div>
+        <div className="field">
+          <label htmlFor="f-theme">Theme</label>
+          <select id="f-theme" name="theme" defaultValue={page.theme}>
+            <option value="auto">Auto</option>
+            <option value="light">Light</option>
+            <option value="dark">Dark</option>
+          </select>
+        </div>
+      </div>
+      <label className="check">
+        <input type="checkbox" name="isPublic" defaultChecked={page.isPublic} /> Public
+      </label>
+    </ActionForm>
+  );
+}
+
+export function DomainSection(props: { page: Page; ids: Ids; canEdit: boolean }) {
+  const { page } = props;
+  return (
+    <>
+      {page.customDomain ? (
+        <p>
+          <span className="mono">{page.customDomain}</span>{" "}
+          {page.domainVerifiedAt ? (
+            <span className="badge ok">verified {formatDateTime(page.domainVerifiedAt)}</span>
+          ) : (
+            <span className="badge">not verified</span>
+          )}
+        </p>
+      ) : (
+        <p className="muted">No custom domain. Point a CNAME at this server, then add it here.</p>
+      )}
+      {page.customDomain && !page.domainVerifiedAt && page.domainVerifyToken ? (
+        <p className="small">
+          Publish a TXT record <span className="mono">_rpcpulse-verify.{page.customDomain}</span> with the value{" "}
+          <span className="mono">{page.domainVerifyToken}</span>, then verify.
+        </p>
+      ) : null}
+      {props.canEdit ? (
+        <div className="sp-inline-form">
+          <ActionForm action={setDomainAction} hidden={props.ids} submit="Save domain" className="sp-inline-form">
+            <Field
+              name="domain"
+              label="Custom domain"
+              maxLength={253}
+              defaultValue={page.customDomain ?? ""}
+              placeholder="status.example.org"
+            />
+          </ActionForm>
+          {page.customDomain && !page.domainVerifiedAt ? (
+            <ActionForm action={verifyDomainAction} hidden={props.ids} submit="Verify now" />
+          ) : null}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+export function GroupsSection(props: { page: Page; ids: Ids; canEdit: boolean }) {
+  return (
+    <>
+      {props.page.groups.length === 0 ? <p className="muted">No groups: components show in one list.</p> : null}
+      <ul>
+        {props.page.groups.map((g) => (
+          <li key={g.id} className="sp-inline-form">
+            <span>
+              {g.name} <span className="muted small">(order {g.position})</span>
+            </span>
+            {props.canEdit ? (
+              <ActionForm
+                action={deleteGroupAction}
+                hidden={{ ...props.ids, groupId: g.id }}
+                submit="Remove"
+                danger
+                className="sp-inline-form"
+              />
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {props.canEdit ? (
+        <ActionForm action={addGroupAction} hidden={props.ids} submit="Add group" className="sp-inline-form">
+          <Field name="name" label="Group name" required maxLength={80} placeholder="Witness nodes" />
+          <Field name="position" label="Order" type="number" defaultValue="0" />
+        </ActionForm>
+      ) : null}
+    </>
+  );
+}
+
+export function ComponentsSection(props: {
+  page: Page;
+  ids: Ids;
+  canEdit: boolean;
+  candidates: { nodes: { ref: string; label: string }[]; endpoints: { ref: string; label: string }[] };
+}) {
+  const { page } = props;
+  const listed = new Set(
+    page.components.map((c) => (c.kind === "node" ? `node:${c.nodeId}` : `endpoint:${c.endpointId}`)),
+  );
+  return (
+    <>
+      {page.components.length === 0 ? <p className="muted">No components yet.</p> : null}
+      <ul className="sp-components">
+        {page.components.map((c) => (
+          <li key={c.id} className="sp-component" data-testid="admin-component">
+            <div className="sp-row">
+              <span className="sp-name">
+                {c.displayName}{" "}
+                <span className="muted small">
+                  {c.kind === "node" ? `node ${c.node?.name ?? ""}` : `endpoint ${c.endpoint?.name ?? ""}`} ·{" "}
+                  {c.node?.network.name ?? c.endpoint?.network.name}
+                </span>
+              </span>
+            </div>
+            {props.canEdit ? (
+              <div className="sp-inline-form">
+                <ActionForm
+                  action={editComponentAction}
+                  hidden={{ ...props.ids, componentId: c.id }}
+                  submit="Save"
+                  className="sp-inline-form"
+                >
+                  <Field
+                    name="displayName"
+                    label="Display name"
+                    required
+                    maxLength={120}
+                    defaultValue={c.displayName}
+                  />
+                  <div className="field">
+                    <label htmlFor={`g-${c.id}`}>Group</label>
+                    <select id={`g-${c.id}`} name="groupId" defaultValue={c.groupId ?? ""}>
+                      <option value="">(none)</option>
+                      {page.groups.map((g) => (
+                        <option key={g.id} value={g.id}>
+                          {g.name}
+                        </option>
+                      ))}
+                    </select>
+                  </div>
+                  <Field name="position" label="Order" type="number" defaultValue={String(c.position)} />
+                </ActionForm>
+                <ActionForm
+                  action={deleteComponentAction}
+                  hidden={{ ...props.ids, componentId: c.id }}
+                  submit="Remove"
+                  danger
+                  className="sp-inline-form"
+                />
+              </div>
+            ) : null}
+          </li>
+        ))}
+      </ul>
+      {props.canEdit ? (
+        <ActionForm
+          action={addComponentAction}
+          hidden={props.ids}
+          submit="Add component"
+          className="sp-inline-form"
+          testId="add-component"
+        >
+          <div className="field">
+            <label htmlFor="f-ref">Node or endpoint</label>
+            <select id="f-ref" name="ref" required defaultValue="">
+              <option value="" disabled>
+                Choose…
+              </option>
+              <optgroup label="Your nodes">
+                {props.candidates.nodes
+                  .filter((n) => !listed.has(n.ref))
+                  .map((n) => (
+                    <option key={n.ref} value={n.ref}>
+                      {n.label}
+                    </option>
+                  ))}
+              </optgroup>
+              <optgroup label="Public directory endpoints">
+                {props.candidates.endpoints
+                  .filter((e) => !listed.has(e.ref))
+                  .map((e) => (
+                    <option key={e.ref} value={e.ref}>
+                      {e.label}
+                    </option>
+                  ))}
+              </optgroup>
+            </select>
+          </div>
+          <Field name="displayName" label="Display name (optional)" maxLength={120} />
+          <div className="field">
+            <label htmlFor="f-group">Group</label>
+            <select id="f-group" name="groupId" defaultValue="">
+              <option value="">(none)</option>
+              {page.groups.map((g) => (
+                <option key={g.id} value={g.id}>
+                  {g.name}
+                </option>
+              ))}
+            </select>
+          </div>
+          <Field name="position" label="Order" type="number" defaultValue="0" />
+        </ActionForm>
+      ) : null}
+    </>
+  );
+}
+
+export function IncidentLink(props: { orgSlug: string; pageId: string; incident: { id: string; title: string } }) {
+  return (
+    <Link href={`/app/o/${props.orgSlug}/status-pages/${props.pageId}/incidents/${props.incident.id}`}>
+      {props.incident.title}
+    </Link>
+  );
+}

@@ -1,0 +1,39 @@
+import { STATE_LABEL, type ComponentState } from "@rpcpulse/services";
+
+export function formatUptime(value: number | null): string {
+  if (value === null) return "no data";
+  const pct = value * 100;
+  if (pct >= 99.995) return "100%";
+  return `${pct.toFixed(pct >= 99 ? 2 : 1)}%`;
+}
+
+export function stateLabel(state: ComponentState): string {
+  return STATE_LABEL[state];
+}
+
+export const OVERALL_TEXT: Record<ComponentState, string> = {
+  operational: "All systems operational",
+  maintenance: "Maintenance in progress",
+  unknown: "Waiting for data",
+  degraded: "Degraded performance",
+  partial_outage: "Partial outage",
+  major_outage: "Major outage",
+};
+
+const DATE_TIME = new Intl.DateTimeFormat("en-GB", {
+  year: "numeric",
+  month: "short",
+  day: "numeric",
+  hour: "2-digit",
+  minute: "2-digit",
+  timeZone: "UTC",
+  timeZoneName: "short",
+});
+
+export function formatDateTime(d: Date): string {
+  return DATE_TIME.format(d);
+}
+
+export function titleCase(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1).replace(/_/g, " ");
+}

@@ -1,0 +1,56 @@
+import "server-only";
+import { isAppError } from "@rpcpulse/config";
+import { getPublicStatusPage, type PublicStatusPage } from "@rpcpulse/services";
+import { getRuntime } from "../../server/runtime.js";
+import { lookupFromParam } from "./page-lookup.js";
+import { getStatusReadDeps } from "./status-deps.js";
+
+/** Absolute URL of the page: its own domain when served there, else APP_BASE_URL/status/<slug>. */
+export function pageUrlFor(param: string, snapshot: PublicStatusPage): string {
+  const lookup = lookupFromParam(param);
+  if ("domain" in lookup) return `https://${lookup.domain}`;
+  return `${getRuntime().env.APP_BASE_URL.replace(/\/$/, "")}/status/${snapshot.page.slug}`;
+}
+
+/** The snapshot for a route's [slug] param, or null when there is no such public page. */
+export async function loadSnapshot(param: string): Promise<PublicStatusPage | null> {
+  try {
+    return await getPublicStatusPage(getStatusReadDeps(), lookupFromParam(param));
+  } catch (error) {
+    if (isAppError(error) && error.code === "NOT_FOUND") return null;
+    throw error;
+  }
+}
+
+const PUBLIC_CACHE = "public, max-age=30, stale-while-revalidate=60";
+
+/**
+ * The one adapter for the public feed/badge/JSON routes: 404 for unknown pages, 500 (logged) for
+ * anything unexpected, and a short public cache otherwise.
+ */
+export function publicStatusRoute(
+  render: (snapshot: PublicStatusPage, param: string, request: Request) => Response | Promise<Response>,
+) {
+  return async (request: Request, context: { params: Promise<{ slug: string }> }): Promise<Response> => {
+    const { slug } = await context.params;
+    try {
+      const snapshot = await loadSnapshot(slug);
+      if (!snapshot)
+        return new Response("Not found\n", { status: 404, headers: { "content-type": "text/plain; charset=utf-8" } });
+      const response = await render(snapshot, slug, request);
+      if (!response.headers.has("cache-control")) response.headers.set("cache-control", PUBLIC_CACHE);
+      response.headers.set("x-content-type-options", "nosniff");
+      return response;
+    } catch (error) {
+      getRuntime().logger.error({ err: error instanceof Error ? error.stack : String(error) }, "status route failed");
+      return new Response("Internal error\n", {
+        status: 500,
+        headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store" },
+      });
+    }
+  };
+}
+
+export function xmlResponse(body: string, type: string): Response {
+  return new Response(body, { headers: { "content-type": `${type}; charset=utf-8` } });
+}
