@@ -1,5 +1,6 @@
 import { NextResponse, type NextRequest } from "next/server";
-import { isDevServer } from "./env.js";
+import { getEnv, isDevServer } from "./env.js";
+import { rewriteForHost } from "./features/status/page-lookup.js";
 
 /**
  * Content-Security-Policy with a fresh nonce per page request. Next reads the nonce from the
@@ -26,7 +27,16 @@ export function proxy(request: NextRequest): NextResponse {
   const requestHeaders = new Headers(request.headers);
   requestHeaders.set("x-nonce", nonce);
   requestHeaders.set("content-security-policy", csp);
-  const response = NextResponse.next({ request: { headers: requestHeaders } });
+  // A status page on its own verified domain: map the Host header to /status/~<host>/… (see
+  // features/status/page-lookup.ts); the page answers 404 unless that domain is verified.
+  const rewrite = rewriteForHost({
+    host: request.headers.get("host"),
+    appHost: new URL(getEnv().APP_BASE_URL).host,
+    pathname: request.nextUrl.pathname,
+  });
+  const response = rewrite
+    ? NextResponse.rewrite(new URL(rewrite + request.nextUrl.search, request.url), { request: { headers: requestHeaders } })
+    : NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("content-security-policy", csp);
   return response;
 }
