@@ -69,6 +69,19 @@ export const CASES: Case[] = [
     ruleId: "outbound-port-exhaustion",
     input: faulty.outbound("2001:db8::7", 9944, 6000, { ipLocalPortRange: { low: 50000, high: 59999 } }),
   },
+  {
+    name: "outbound aggregate only (no per-destination rows)",
+    ruleId: "outbound-port-exhaustion",
+    input: build({ sample: (i) => ({ ephemeralInUse: 600 * i, ephemeralRange: 28232 }) }),
+  },
+  {
+    name: "outbound TIME_WAIT aggregate only",
+    ruleId: "nginx-upstream-keepalive",
+    input: build({
+      node: { rpcPort: 8091 },
+      sample: () => ({ timeWaitOut: 5000, timeWaitIn: 30, ephemeralInUse: 5100 }),
+    }),
+  },
   ...[1200, 8000].map((tw) => ({
     name: `churn ${tw}`,
     ruleId: "nginx-upstream-keepalive",
@@ -84,6 +97,14 @@ export const CASES: Case[] = [
     name: "listen 5000/sample, somaxconn 128",
     ruleId: "listen-overflows",
     input: faulty.listen(5000, { somaxconn: 128, tcpMaxSynBacklog: 256 }),
+  },
+  {
+    name: "listen 700/sample with SYN_RECV pile-up",
+    ruleId: "listen-overflows",
+    input: build({
+      sample: (i) => ({ listenOverflows: i % 3 ? 0 : 700, tcpSynRecv: 300 }),
+      settings: { tcpMaxSynBacklog: 512 },
+    }),
   },
   { name: "listen 90000/sample (cap 65535)", ruleId: "listen-overflows", input: faulty.listen(90000) },
   ...[
