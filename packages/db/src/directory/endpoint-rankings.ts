@@ -129,6 +129,7 @@ export const RankedListRow = z
     cap_cors: z.boolean().nullable(),
     cap_client_version: z.string().nullable(),
     verified_seen_at: dbDate.nullable(),
+    claimed_by: z.string().nullable(),
   })
   .transform((r) => ({
     endpointId: r.endpoint_id,
@@ -170,8 +171,18 @@ export const RankedListRow = z
             clientVersion: r.cap_client_version,
           },
     verifiedSeenAt: r.verified_seen_at,
+    claimedBy: r.claimed_by,
   }));
 export type RankedListRow = z.output<typeof RankedListRow>;
+
+/**
+ * Latest push of an agent that vouches for endpoint `e`: a node whose public URL is the endpoint URL,
+ * or the node that proved the claim of the organization holding the endpoint (agent method).
+ */
+export const VERIFIED_SEEN_AT = `GREATEST(
+    (SELECT max(nd.last_seen_at) FROM nodes nd WHERE nd.public_url = e.url),
+    (SELECT max(nd.last_seen_at) FROM endpoint_claims ec JOIN nodes nd ON nd.id = ec.node_id
+     WHERE ec.endpoint_id = e.id AND ec.organization_id = e.claimed_by_organization_id))`;
 
 const RANKED_SELECT = `
 SELECT r.endpoint_id, r.rank, r.score, r.status, r.samples, r.ok_samples, r.p50_ms, r.p95_ms, r.lag_blocks,
@@ -181,7 +192,8 @@ SELECT r.endpoint_id, r.rank, r.score, r.status, r.samples, r.ok_samples, r.p50_
   c.checked_at AS cap_checked_at, c.archive AS cap_archive, c.methods AS cap_methods, c.coverage AS cap_coverage,
   c.batch AS cap_batch, c.logs_max_range AS cap_logs_max_range, c.websocket AS cap_websocket, c.ws_url AS cap_ws_url,
   c.ws_new_head_ms AS cap_ws_new_head_ms, c.cors AS cap_cors, c.client_version AS cap_client_version,
-  (SELECT max(nd.last_seen_at) FROM nodes nd WHERE nd.public_url = e.url) AS verified_seen_at
+  ${VERIFIED_SEEN_AT} AS verified_seen_at,
+  (SELECT o.name FROM organizations o WHERE o.id = e.claimed_by_organization_id) AS claimed_by
 FROM endpoint_rankings r
 JOIN public_endpoints e ON e.id = r.endpoint_id
 JOIN networks n ON n.id = e.network_id

@@ -3,3 +3,4 @@ export * from "./endpoint-capabilities.js";
 export * from "./endpoint-rankings.js";
 export * from "./probe-samples.js";
 export * from "./vantage-endpoints.js";
+export * from "./endpoint-claims.js";

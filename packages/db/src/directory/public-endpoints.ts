@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { SqlClient } from "../sql-client.js";
 import { dbDate, dbNumber } from "../timeseries/row-values.js";
+import { VERIFIED_SEEN_AT } from "./endpoint-rankings.js";
 
 const ApiFamilyValue = z.enum(["hive", "ethereum", "substrate", "sidecar"]);
 export const EndpointStatusValue = z.enum(["probation", "active", "dead"]);
@@ -154,4 +155,22 @@ export async function findVerifyingNodesSeenAt(sql: SqlClient, urls: readonly st
   );
   const parsed = z.array(z.object({ url: z.string(), seen: dbDate })).parse(rows);
   return new Map(parsed.map((r) => [r.url, r.seen]));
+}
+
+/** Who runs the endpoint, as the public pages show it: the claiming organization and its agent's last push. */
+export async function getEndpointOperator(
+  sql: SqlClient,
+  endpointId: string,
+): Promise<{ claimedBy: string | null; verifiedSeenAt: Date | null }> {
+  const { rows } = await sql.query(
+    `SELECT (SELECT o.name FROM organizations o WHERE o.id = e.claimed_by_organization_id) AS claimed_by,
+       ${VERIFIED_SEEN_AT} AS verified_seen_at
+     FROM public_endpoints e WHERE e.id = $1`,
+    [endpointId],
+  );
+  const r = z
+    .object({ claimed_by: z.string().nullable(), verified_seen_at: dbDate.nullable() })
+    .optional()
+    .parse(rows[0]);
+  return { claimedBy: r?.claimed_by ?? null, verifiedSeenAt: r?.verified_seen_at ?? null };
 }

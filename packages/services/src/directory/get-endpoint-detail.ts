@@ -1,7 +1,7 @@
 import { AppError } from "@rpcpulse/config";
 import {
   findDirectoryEndpoint,
-  findVerifyingNodesSeenAt,
+  getEndpointOperator,
   getEndpointCapabilities,
   listEndpointRankedRows,
   type SqlClient,
@@ -23,10 +23,10 @@ export async function getEndpointDetail(
   const endpoint = await findDirectoryEndpoint(deps.sql, endpointId);
   if (!endpoint) throw new AppError("NOT_FOUND", "Endpoint not found.");
   const now = deps.now?.() ?? new Date();
-  const [caps, rows, seen] = await Promise.all([
+  const [caps, rows, operator] = await Promise.all([
     getEndpointCapabilities(deps.sql, [endpointId]),
     listEndpointRankedRows(deps.sql, endpointId),
-    findVerifyingNodesSeenAt(deps.sql, [endpoint.url]),
+    getEndpointOperator(deps.sql, endpointId),
   ]);
   const c = caps.get(endpointId);
   return {
@@ -38,7 +38,8 @@ export async function getEndpointDetail(
     network: endpoint.network,
     chain: endpoint.chain,
     status: endpoint.status,
-    operatorVerified: isOperatorVerified(seen.get(endpoint.url) ?? null, now),
+    operatorVerified: isOperatorVerified(operator.verifiedSeenAt, now),
+    claimedBy: operator.claimedBy,
     createdAt: endpoint.createdAt.toISOString(),
     capabilities: c
       ? {

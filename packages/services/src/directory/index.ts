@@ -10,3 +10,4 @@ export * from "./rank-directory.js";
 export * from "./seed-demo-directory.js";
 export * from "./vantage-endpoint-filter.js";
 export * from "./record-vantage-probes.js";
+export * from "./claims/index.js";

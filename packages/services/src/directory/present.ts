@@ -69,6 +69,7 @@ export function presentRankedRow(row: RankedListRow, now: Date): RankedEndpoint 
     capabilitiesCheckedAt: caps ? caps.checkedAt.toISOString() : null,
     clientVersion: caps?.clientVersion ?? null,
     operatorVerified: isOperatorVerified(row.verifiedSeenAt, now),
+    claimedBy: row.claimedBy,
     updatedAt,
     endpoint: row.url,
     version: caps?.clientVersion ?? null,

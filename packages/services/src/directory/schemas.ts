@@ -71,6 +71,10 @@ export const RankedEndpoint = z
     capabilitiesCheckedAt: isoDate.nullable(),
     clientVersion: z.string().nullable(),
     operatorVerified: z.boolean(),
+    claimedBy: z
+      .string()
+      .nullable()
+      .meta({ description: "Organization that proved it runs the endpoint (DNS TXT record or its agent)." }),
     updatedAt: isoDate,
     // PeakD Beacon compatible fields (a Hive app can switch with a URL change).
     endpoint: z.string().meta({ description: "Beacon: same as url." }),
@@ -146,6 +150,7 @@ export const EndpointDetailResponse = z
     chain: z.string(),
     status: z.enum(["active", "probation", "dead"]),
     operatorVerified: z.boolean(),
+    claimedBy: z.string().nullable(),
     createdAt: isoDate,
     capabilities: z
       .object({

@@ -1,0 +1,3 @@
+export * from "./claim-view.js";
+export * from "./claim-proofs.js";
+export * from "./manage-endpoint-claims.js";

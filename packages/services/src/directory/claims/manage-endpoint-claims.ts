@@ -1,0 +1,124 @@
+import { randomBytes } from "node:crypto";
+import { AppError } from "@rpcpulse/config";
+import {
+  deleteEndpointClaim,
+  findDirectoryEndpoint,
+  findEndpointClaim,
+  getAgentClaimEvidence,
+  listOrganizationClaims,
+  recordClaimCheck,
+  upsertEndpointClaim,
+  type SqlClient,
+} from "@rpcpulse/db";
+import { z } from "zod";
+import { requireRole, type ServiceContext } from "../../context.js";
+import { OPERATOR_VERIFIED_MAX_AGE_MS } from "../present.js";
+import { checkAgentProof, checkDnsProof, type TxtResolver } from "./claim-proofs.js";
+import { presentClaim, type EndpointClaimView } from "./claim-view.js";
+
+export interface ClaimDeps {
+  sql: SqlClient;
+  /** TXT lookups (the system resolver in the app; a local DNS server in tests). */
+  resolveTxt: TxtResolver;
+  now?: () => Date;
+}
+
+const Id = z.uuid({ error: "Not a valid id." });
+/** Verification attempts per claim: one every 5 s at most (each may cost a DNS lookup). */
+const MIN_CHECK_INTERVAL_MS = 5_000;
+
+/** The organization's claims (any member may look). */
+export async function listEndpointClaims(
+  deps: Pick<ClaimDeps, "sql">,
+  ctx: ServiceContext,
+): Promise<EndpointClaimView[]> {
+  return (await listOrganizationClaims(deps.sql, ctx.organizationId)).map(presentClaim);
+}
+
+/** Start (or show again) the organization's claim on a listed endpoint: admin or owner. */
+export async function claimEndpoint(
+  deps: Pick<ClaimDeps, "sql">,
+  ctx: ServiceContext,
+  input: { endpointId: string },
+): Promise<EndpointClaimView> {
+  requireRole(ctx, "admin");
+  const endpointId = Id.safeParse(input.endpointId);
+  if (!endpointId.success) throw new AppError("NOT_FOUND", "Endpoint not found.");
+  const row = await upsertEndpointClaim(deps.sql, {
+    endpointId: endpointId.data,
+    organizationId: ctx.organizationId,
+    token: randomBytes(16).toString("hex"),
+    createdBy: ctx.userId,
+  });
+  if (!row) throw new AppError("NOT_FOUND", "Endpoint not found.");
+  return presentClaim(row);
+}
+
+/**
+ * Check the claim's proof now, by DNS TXT record or through the organization's agent. Success makes
+ * the organization the endpoint's claimant (taking it over from another organization: the current
+ * proof is what counts). A failure is recorded with its reason and returned, not thrown.
+ */
+export async function verifyEndpointClaim(
+  deps: ClaimDeps,
+  ctx: ServiceContext,
+  input: { claimId: string; method: "dns" | "agent" },
+): Promise<EndpointClaimView> {
+  requireRole(ctx, "admin");
+  const method = z.enum(["dns", "agent"]).parse(input.method);
+  const claimId = Id.safeParse(input.claimId);
+  const claim = claimId.success
+    ? await findEndpointClaim(deps.sql, { organizationId: ctx.organizationId, claimId: claimId.data })
+    : null;
+  if (!claim) throw new AppError("NOT_FOUND", "Claim not found.");
+  const now = deps.now?.() ?? new Date();
+  if (claim.lastCheckedAt && now.getTime() - claim.lastCheckedAt.getTime() < MIN_CHECK_INTERVAL_MS)
+    throw new AppError("RATE_LIMITED", "This claim was just checked; try again in a few seconds.", {
+      retryAfterSeconds: 5,
+    });
+  let result;
+  if (method === "dns") {
+    result = await checkDnsProof(deps.resolveTxt, claim.url, claim.token);
+  } else {
+    const endpoint = await findDirectoryEndpoint(deps.sql, claim.endpointId);
+    if (!endpoint) throw new AppError("NOT_FOUND", "Endpoint not found.");
+    const evidence = await getAgentClaimEvidence(deps.sql, {
+      organizationId: ctx.organizationId,
+      endpointId: claim.endpointId,
+      since: new Date(now.getTime() - OPERATOR_VERIFIED_MAX_AGE_MS),
+    });
+    result = checkAgentProof(evidence, {
+      url: claim.url,
+      blockIntervalMs: endpoint.blockIntervalMs,
+      now,
+      maxAgeMs: OPERATOR_VERIFIED_MAX_AGE_MS,
+    });
+  }
+  await recordClaimCheck(deps.sql, {
+    organizationId: ctx.organizationId,
+    claimId: claim.id,
+    at: now,
+    ok: result.ok,
+    method,
+    nodeId: result.ok ? (result.nodeId ?? null) : null,
+    error: result.ok ? null : result.reason,
+  });
+  const updated = await findEndpointClaim(deps.sql, { organizationId: ctx.organizationId, claimId: claim.id });
+  if (!updated) throw new AppError("NOT_FOUND", "Claim not found.");
+  return presentClaim(updated);
+}
+
+/** Withdraw a claim: admin or owner. The endpoint is unclaimed if this organization held it. */
+export async function withdrawEndpointClaim(
+  deps: Pick<ClaimDeps, "sql">,
+  ctx: ServiceContext,
+  input: { claimId: string },
+): Promise<void> {
+  requireRole(ctx, "admin");
+  const claimId = Id.safeParse(input.claimId);
+  if (
+    !claimId.success ||
+    !(await deleteEndpointClaim(deps.sql, { organizationId: ctx.organizationId, claimId: claimId.data }))
+  )
+    throw new AppError("NOT_FOUND", "Claim not found.");
+}
