@@ -58,6 +58,8 @@ for config in var/demo/agents/*/config.json; do
 done
 # The same simnet nodes are listed in the public directory, where the worker probes and ranks them.
 node_modules/.bin/tsx scripts/demo-directory.ts --simnet packages/simnet/demo.json
+# A public status page of the demo organization: its nodes and a few directory endpoints.
+node_modules/.bin/tsx scripts/demo-status.ts
 # hive-api (port 18091) gets a connection flood from one address, for the per-IP views and advice.
 start_bg flood node_modules/.bin/tsx scripts/demo-flood.ts --port 18091 --from 127.0.0.77 --connections 150
 
@@ -67,6 +69,7 @@ cat >&2 <<MSG
     Web:     $APP_BASE_URL   (the fleet fills in within a minute)
     Sign in: demo@rpcpulse.dev / pulse-demo-2026   (this account exists only in demo mode)
     Directory: $APP_BASE_URL/directory   (public, no sign-in; ranked within a few minutes)
+    Status:  $APP_BASE_URL/status/demo   (public status page of the demo fleet)
     Health:  $APP_BASE_URL/api/health
     Ingest:  http://127.0.0.1:$INGEST_PORT/v1/ingest
     Logs:    var/log/*.log

@@ -9,3 +9,4 @@ export * from "./manage-incidents.js";
 export * from "./notify-subscribers.js";
 export * from "./rate-limit.js";
 export * from "./subscriptions.js";
+export * from "./seed-demo-status-page.js";

@@ -1,0 +1,70 @@
+import { AppError } from "@rpcpulse/config";
+import {
+  findOrganizationOwner,
+  listListableEndpoints,
+  listOrganizationNodeRows,
+  type PrismaClient,
+} from "@rpcpulse/db";
+import type { ServiceContext } from "../context.js";
+import { addStatusComponent, addStatusGroup, createStatusPage } from "./manage-status-pages.js";
+
+export const DEMO_STATUS_SLUG = "demo";
+
+/**
+ * Demo mode: a public status page of the demo organization listing its nodes and a few public
+ * directory endpoints (a community page). Idempotent: existing components are kept, new nodes and
+ * endpoints are added. Returns the page slug.
+ */
+export async function seedDemoStatusPage(
+  deps: { prisma: PrismaClient },
+  input: { organizationSlug: string; endpoints?: number },
+): Promise<{ slug: string; components: number }> {
+  const owner = await findOrganizationOwner(deps.prisma, input.organizationSlug);
+  if (!owner) throw new AppError("NOT_FOUND", `Organization ${input.organizationSlug} does not exist (yet).`);
+  const ctx: ServiceContext = { ...owner, role: "owner" };
+  let page = await deps.prisma.statusPage.findUnique({
+    where: { slug: DEMO_STATUS_SLUG },
+    include: { groups: true, components: true },
+  });
+  if (page && page.organizationId !== ctx.organizationId) {
+    throw new AppError("CONFLICT", `The slug ${DEMO_STATUS_SLUG} belongs to another organization.`);
+  }
+  if (!page) {
+    await createStatusPage(deps, ctx, {
+      slug: DEMO_STATUS_SLUG,
+      title: "Demo fleet status",
+      description: "Live health of the demo fleet's nodes and of a few public RPC endpoints they rely on.",
+      isPublic: true,
+    });
+    page = await deps.prisma.statusPage.findUniqueOrThrow({
+      where: { slug: DEMO_STATUS_SLUG },
+      include: { groups: true, components: true },
+    });
+  }
+  const groupId = async (name: string, position: number) =>
+    page.groups.find((g) => g.name === name)?.id ??
+    (await addStatusGroup(deps, ctx, { pageId: page.id, fields: { name, position } })).id;
+  const nodesGroup = await groupId("Nodes", 0);
+  const endpointsGroup = await groupId("Public endpoints", 1);
+  const listed = new Set(page.components.map((c) => c.nodeId ?? c.endpointId));
+  let added = 0;
+  const nodes = await listOrganizationNodeRows(deps.prisma, ctx.organizationId);
+  for (const [i, n] of nodes.entries()) {
+    if (listed.has(n.id)) continue;
+    await addStatusComponent(deps, ctx, {
+      pageId: page.id,
+      fields: { ref: `node:${n.id}`, displayName: n.name, groupId: nodesGroup, position: i },
+    });
+    added++;
+  }
+  const endpoints = await listListableEndpoints(deps.prisma, { limit: input.endpoints ?? 4 });
+  for (const [i, e] of endpoints.entries()) {
+    if (listed.has(e.id)) continue;
+    await addStatusComponent(deps, ctx, {
+      pageId: page.id,
+      fields: { ref: `endpoint:${e.id}`, displayName: e.name, groupId: endpointsGroup, position: i },
+    });
+    added++;
+  }
+  return { slug: DEMO_STATUS_SLUG, components: page.components.length + added };
+}
