@@ -19,6 +19,7 @@ const config: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   transpilePackages: [
+    "@rpcpulse/advisor",
     "@rpcpulse/auth",
     "@rpcpulse/config",
     "@rpcpulse/db",

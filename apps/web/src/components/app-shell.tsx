@@ -8,7 +8,7 @@ export function AppShell(props: {
   user: { name: string; email: string };
   orgs: { slug: string; name: string }[];
   currentSlug?: string;
-  active?: "fleet" | "status" | "settings" | "account";
+  active?: "fleet" | "advisor" | "status" | "settings" | "account";
   children: ReactNode;
 }) {
   const { currentSlug, active } = props;
@@ -24,6 +24,9 @@ export function AppShell(props: {
           <nav aria-label="Organization sections">
             <Link href={`/app/o/${currentSlug}`} aria-current={active === "fleet" ? "page" : undefined}>
               Fleet
+            </Link>
+            <Link href={`/app/o/${currentSlug}/advisor`} aria-current={active === "advisor" ? "page" : undefined}>
+              Advisor
             </Link>
             <Link href={`/app/o/${currentSlug}/status-pages`} aria-current={active === "status" ? "page" : undefined}>
               Status pages

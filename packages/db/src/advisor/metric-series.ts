@@ -72,7 +72,12 @@ const EXPRESSIONS: Record<AdvisorSeriesMetric, { raw: string; rollup: string | n
 function rawSql(metric: AdvisorSeriesMetric): string {
   if (metric === "top_ip_connections") {
     return `
-SELECT s.time, (SELECT max(r.conns) FROM node_remote_ips r WHERE r.node_id = s.node_id AND r.time = s.time)::float8 AS value
+SELECT s.time,
+  coalesce(
+    (SELECT max(r.conns) FROM node_remote_ips r WHERE r.node_id = s.node_id AND r.time = s.time),
+    -- No remote-IP row at a sample that counted remote IPs: nobody was connected.
+    CASE WHEN s.distinct_remote_ips IS NOT NULL THEN 0 END
+  )::float8 AS value
 FROM node_samples s
 WHERE s.node_id = $1 AND s.time >= $2 AND s.time < $3
 ORDER BY s.time`;

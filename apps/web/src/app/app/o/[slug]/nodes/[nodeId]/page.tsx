@@ -6,6 +6,7 @@ import { getNodeMetrics, hasRole, listAgentTokens, METRIC_RANGES, MetricRange, g
 import { AppShell } from "../../../../../../components/app-shell.js";
 import { formatUtc } from "../../../../../../features/fleet/format.js";
 import { NodeLive } from "../../../../../../features/fleet/node-live.js";
+import { NodeAdvisorSection } from "../../../../../../features/advisor/node-advisor-section.js";
 import { DeleteNodeForm, NodeSettingsForm } from "../../../../../../features/fleet/node-settings-form.js";
 import { RevokeTokenForm, RotateTokenForm } from "../../../../../../features/fleet/token-actions.js";
 import { getUserOrganizations } from "../../../../../../server/org-pages.js";
@@ -68,6 +69,8 @@ export default async function NodePage(props: {
       </div>
 
       <NodeLive metricsUrl={`${base}/metrics`} initial={metrics} />
+
+      <NodeAdvisorSection ctx={ctx} nodeId={node.id} />
 
       <section className="card" aria-labelledby="tokens-title">
         <h2 id="tokens-title">Agent tokens</h2>
