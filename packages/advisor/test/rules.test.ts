@@ -183,6 +183,33 @@ describe("numbers and gates", () => {
     });
     assert.equal(one(evaluateNode(lagFromAge), "lagging-few-peers").evidence[0]!.observed, 20);
   });
+  it("hived reports no peer count: lag alone (peers unknown), or P2P connections from outbound rows", () => {
+    const hive = { family: "hive" as const, chain: "hive", clientVersion: "1.27.11", blockIntervalMs: 3000 };
+    const unknown = one(
+      evaluateNode(build({ node: hive, sample: () => ({ lagBlocks: 40, peers: null }) })),
+      "lagging-few-peers",
+    );
+    assert.match(unknown.title, /unknown number of peers/);
+    assert.equal(unknown.evidence.length, 1);
+    const p2p = (n: number) =>
+      build({
+        node: hive,
+        sample: () => ({ lagBlocks: 40, peers: null }),
+        outbound: () =>
+          Array.from({ length: n }, (_, k) => ({
+            ip: `192.0.2.${k + 1}`,
+            port: 2001,
+            sockets: 1,
+            established: 1,
+            timeWait: 0,
+          })),
+      });
+    const few = one(evaluateNode(p2p(2)), "lagging-few-peers");
+    assert.equal(few.evidence[1]!.label, "Established P2P connections");
+    assert.equal(few.evidence[1]!.observed, 2);
+    assert.deepEqual(only(evaluateNode(p2p(8)), "lagging-few-peers"), [], "8 P2P peers: not a peering problem");
+    assert.deepEqual(evaluateNode(build({ node: hive, sample: () => ({ lagBlocks: 0, peers: null }) })), []);
+  });
   it("hived state: remount when it fits in RAM, move to NVMe when not; MIRA only flagged on hived", () => {
     const fits = one(
       evaluateNode(

@@ -14,7 +14,7 @@ import { requireTool, TOOLS } from "./tool-check.js";
  * and the negative twins are exact.
  */
 const RUNNER = fileURLToPath(new URL("./scenario/runner.ts", import.meta.url));
-const ETH_INTERVAL = NETWORKS.find((n) => n.slug === "ethereum-mainnet")!.blockIntervalMs;
+const intervalOf = (slug: string) => NETWORKS.find((n) => n.slug === slug)!.blockIntervalMs;
 const SAMPLES = 5;
 
 interface RunOutput {
@@ -50,18 +50,18 @@ function runScenario(spec: ScenarioSpec): Promise<RunOutput> {
   });
 }
 
-function toInput(run: RunOutput, publicPorts: number[]): AdvisorInput {
+function toInput(run: RunOutput, publicPorts: number[], family: "ethereum" | "hive"): AdvisorInput {
   const samples = run.samples.map((s) => agentSampleSchema.parse(s));
   const heads = run.refHeads.map((r) => ({ t: Date.parse(r.time), head: r.head }));
   return agentSamplesToAdvisorInput(samples, {
     node: {
       id: "scenario-node",
-      family: "ethereum",
-      chain: "ethereum",
+      family,
+      chain: family === "hive" ? "hive" : "ethereum",
       clientVersion: samples[0]?.chain?.clientVersion ?? null,
       publicPorts,
       rpcPort: run.ports.node,
-      blockIntervalMs: ETH_INTERVAL,
+      blockIntervalMs: intervalOf(family === "hive" ? "hive" : "ethereum-mainnet"),
     },
     // The reference node's head, read right after each agent sample arrived.
     referenceHead: (time) =>
@@ -77,10 +77,12 @@ const key = (s: ScenarioName, fault: boolean) => `${s}:${fault}`;
 
 describe("advisor scenarios: real traffic → real agent → advisor", { timeout: 600_000 }, () => {
   before(async () => {
-    const specs: ScenarioSpec[] = (["flood", "churn", "close-wait", "lagging"] as const).flatMap((scenario) => [
-      { scenario, fault: true, samples: SAMPLES },
-      { scenario, fault: false, samples: SAMPLES },
-    ]);
+    const specs: ScenarioSpec[] = (["flood", "churn", "close-wait", "lagging", "lagging-hive"] as const).flatMap(
+      (scenario) => [
+        { scenario, fault: true, samples: SAMPLES },
+        { scenario, fault: false, samples: SAMPLES },
+      ],
+    );
     // Two at a time (each in its own network namespace; this machine has 2 cores).
     for (let i = 0; i < specs.length; i += 2) {
       const batch = specs.slice(i, i + 2);
@@ -88,7 +90,7 @@ describe("advisor scenarios: real traffic → real agent → advisor", { timeout
       batch.forEach((spec, k) => {
         const run = runs[k]!;
         const ports = spec.scenario === "close-wait" ? [run.ports.node, run.ports.app] : [run.ports.node];
-        const input = toInput(run, ports);
+        const input = toInput(run, ports, spec.scenario === "lagging-hive" ? "hive" : "ethereum");
         results.set(key(spec.scenario, spec.fault), { input, drafts: evaluateNode(input) });
       });
     }
@@ -158,5 +160,14 @@ describe("advisor scenarios: real traffic → real agent → advisor", { timeout
     assert.equal(d.evidence[1]!.observed, 2);
     assert.ok(d.snippets.some((s) => s.kind === "geth-flags" && s.content.includes("--maxpeers 50")));
     assert.deepEqual(get("lagging", false).drafts, [], "twin: in sync with 25 peers");
+  });
+
+  it("(d2) a hived node 30 blocks behind (hived reports no peer count) → lagging-few-peers with hived config", () => {
+    const { drafts } = get("lagging-hive", true);
+    assert.deepEqual(ruleIds(drafts), ["lagging-few-peers"]);
+    const d = drafts[0]!;
+    assert.match(d.title, /^(29|30|31) blocks behind with an unknown number of peers$/);
+    assert.ok(d.snippets.some((s) => s.kind === "hived-config" && s.content.includes("p2p-endpoint = 0.0.0.0:2001")));
+    assert.deepEqual(get("lagging-hive", false).drafts, [], "twin: in sync");
   });
 });

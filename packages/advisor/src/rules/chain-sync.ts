@@ -116,6 +116,28 @@ function peerSnippets(
   }
 }
 
+/**
+ * Peers as reported (Ethereum net_peerCount, Substrate system_health). hived/steemd report none:
+ * then established connections to the P2P port (p2p-endpoint, default 2001) from the per-destination
+ * outbound rows when given, else "unknown" (the rule then speaks on lag alone).
+ */
+function peerSeries(ctx: RuleContext): { points: Point[]; source: "reported" | "p2p-sockets" | "unknown" } {
+  const reported = series(ctx, "peers");
+  if (reported.length > 0 || (ctx.client.kind !== "hived" && ctx.client.kind !== "steemd"))
+    return { points: reported, source: "reported" };
+  const endpoint = configValue(ctx, "p2p-endpoint");
+  const p2pPort = Number(endpoint?.split(":").pop() ?? 2001) || 2001;
+  const rows = (ctx.input.window.outbound ?? []).filter((r) => r.port === p2pPort);
+  if (rows.length === 0) return { points: [], source: "unknown" };
+  const byTime = new Map<number, number>();
+  for (const s of ctx.input.window.samples) byTime.set(s.time.getTime(), 0);
+  for (const r of rows) if (r.established > 0) byTime.set(r.time.getTime(), (byTime.get(r.time.getTime()) ?? 0) + 1);
+  return {
+    points: [...byTime].sort((a, b) => a[0] - b[0]).map(([t, v]) => ({ time: new Date(t), value: v })),
+    source: "p2p-sockets",
+  };
+}
+
 const laggingFewPeers: Rule = {
   descriptor: {
     id: "lagging-few-peers",
@@ -131,23 +153,30 @@ const laggingFewPeers: Rule = {
   },
   evaluate(ctx) {
     const lag = lagSeries(ctx);
-    const peers = series(ctx, "peers");
-    if (!enoughSamples(ctx, lag) || !enoughSamples(ctx, peers)) return [];
+    const peerInfo = peerSeries(ctx);
+    const peers = peerInfo.points;
+    if (!enoughSamples(ctx, lag)) return [];
+    if (peerInfo.source !== "unknown" && !enoughSamples(ctx, peers)) return [];
     const medLag = percentile(valuesOf(lag), 50)!;
-    const medPeers = percentile(valuesOf(peers), 50)!;
-    if (medLag < ctx.t.lagBlocks || medPeers > ctx.t.fewPeers) return [];
-    const { snippets, arithmetic, src } = peerSnippets(ctx, medPeers);
+    const medPeers = peerInfo.source === "unknown" ? null : percentile(valuesOf(peers), 50)!;
+    if (medLag < ctx.t.lagBlocks || (medPeers !== null && medPeers > ctx.t.fewPeers)) return [];
+    const { snippets, arithmetic, src } = peerSnippets(ctx, medPeers ?? 0);
     const interval = ctx.input.node.blockIntervalMs;
-    const severity = medPeers === 0 || medLag >= ctx.t.lagBlocks * 10 ? "critical" : "high";
+    const severity =
+      medPeers === null ? "high" : medPeers === 0 || medLag >= ctx.t.lagBlocks * 10 ? "critical" : "high";
+    const peerText = medPeers === null ? "an unknown number of peers" : `${fmt(medPeers)} peers`;
     return [
       draft({
         ruleId: this.descriptor.id,
         fingerprint: this.descriptor.id,
         kind: "change",
-        title: `${fmt(medLag)} blocks behind with ${fmt(medPeers)} peers`,
+        title: `${fmt(medLag)} blocks behind with ${peerText}`,
         severity,
         impact: impactOf(severity, medLag, ctx.t.lagBlocks, ">="),
-        summary: `The node stays ${fmt(medLag)} blocks behind the network (median) while it has only ${fmt(medPeers)} peers (median). With so few peers it cannot fetch blocks fast enough; fix peering first (P2P port reachable, peer limits, seed/boot nodes), then look at disk and CPU.`,
+        summary:
+          medPeers === null
+            ? `The node stays ${fmt(medLag)} blocks behind the network (median). hived's API does not report its peer count, so check peering first (P2P port listening and reachable, seed nodes), then disk and CPU.`
+            : `The node stays ${fmt(medLag)} blocks behind the network (median) while it has only ${peerText} (median${peerInfo.source === "p2p-sockets" ? ", counted from established P2P connections" : ""}). With so few peers it cannot fetch blocks fast enough; fix peering first (P2P port reachable, peer limits, seed/boot nodes), then look at disk and CPU.`,
         evidence: [
           evidence(ctx, {
             metric: "lag_blocks",
@@ -158,19 +187,25 @@ const laggingFewPeers: Rule = {
             unit: "blocks (median)",
             points: lag,
           }),
-          evidence(ctx, {
-            metric: "peers",
-            label: "Peers",
-            observed: medPeers,
-            threshold: ctx.t.fewPeers,
-            comparison: "<=",
-            unit: "peers (median)",
-            points: peers,
-          }),
+          ...(medPeers === null
+            ? []
+            : [
+                evidence(ctx, {
+                  metric: "peers",
+                  label: peerInfo.source === "p2p-sockets" ? "Established P2P connections" : "Peers",
+                  observed: medPeers,
+                  threshold: ctx.t.fewPeers,
+                  comparison: "<=",
+                  unit: "peers (median)",
+                  points: peers,
+                }),
+              ]),
         ],
         arithmetic: [
           `Median lag ${fmt(medLag)} blocks${interval ? ` × ${interval / 1000} s = ${fmt((medLag * interval) / 1000)} s behind` : ""} (threshold ${ctx.t.lagBlocks})`,
-          `Median peers ${fmt(medPeers)} ≤ ${ctx.t.fewPeers}`,
+          medPeers === null
+            ? "Peers: not reported by this client's API (see the shell snippet)"
+            : `Median peers ${fmt(medPeers)} ≤ ${ctx.t.fewPeers}`,
           ...arithmetic,
         ],
         snippets,

@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 import { startSimnet } from "@rpcpulse/simnet";
 import { startChurn, startCloseWaitServer, startIdleConnections } from "./traffic.js";
 
-export type ScenarioName = "flood" | "churn" | "close-wait" | "lagging";
+export type ScenarioName = "flood" | "churn" | "close-wait" | "lagging" | "lagging-hive";
 export interface ScenarioSpec {
   scenario: ScenarioName;
   fault: boolean;
@@ -51,20 +51,23 @@ async function collect(args: string[], samples: number, onSample: () => void): P
 async function main(spec: ScenarioSpec): Promise<void> {
   const up = spawnSync("ip", ["link", "set", "lo", "up"], { encoding: "utf8" });
   if (up.status !== 0) throw new Error(`ip link set lo up: ${up.stderr || up.error} (Debian package iproute2)`);
-  const lagging = spec.scenario === "lagging" && spec.fault;
+  const hive = spec.scenario === "lagging-hive";
+  const lagging = (spec.scenario === "lagging" || hive) && spec.fault;
+  const family = hive ? "hive" : "ethereum";
+  const network = hive ? "hive" : "ethereum-mainnet";
   const simnet = await startSimnet({
     seed: "advisor-scenarios",
     nodes: [
       {
         name: "node",
-        family: "ethereum",
-        network: "ethereum-mainnet",
+        family,
+        network,
         port: PORTS.node,
         lagBlocks: lagging ? 30 : 0,
         peers: lagging ? 2 : 25,
         websocket: false,
       },
-      { name: "reference", family: "ethereum", network: "ethereum-mainnet", port: PORTS.reference, websocket: false },
+      { name: "reference", family, network, port: PORTS.reference, websocket: false },
     ],
   });
   const reference = simnet.node("reference");
@@ -88,7 +91,7 @@ async function main(spec: ScenarioSpec): Promise<void> {
     }
     const rpcUrl = `http://127.0.0.1:${PORTS.node}`;
     const samples = await collect(
-      ["--family", "ethereum", "--rpc-url", rpcUrl, "--ports", agentPorts.join(",")],
+      ["--family", family, "--rpc-url", rpcUrl, "--ports", agentPorts.join(",")],
       spec.samples,
       () => refHeads.push({ time: new Date().toISOString(), head: reference.head() }),
     );
