@@ -98,13 +98,13 @@ describe("status pages (PostgreSQL + Redis)", () => {
     for (const [id, name] of [
       ["00000000-0000-4000-8000-0000000000b1", "vp-eu"],
       ["00000000-0000-4000-8000-0000000000b2", "vp-us"],
-    ]) {
+    ] as const) {
       await db.prisma.vantagePoint.create({ data: { id, name, region: name.slice(3), kind: "server" } });
     }
   });
 
   after(async () => {
-    await closeQueues();
+    await closeQueues(redis);
     await deleteKeys(redis, prefix);
     redis.disconnect();
     await db.drop();
