@@ -176,7 +176,7 @@ export const CASES: Case[] = [
     ruleId: "nethermind-removed-options",
     input: faulty.nethermind("1.31.4", 16, { "Db.MaxBytesPerSec": "1000000", "Db.StateDbDisableCompression": "true" }),
   },
-  ...[40, 200, 512].map((g) => ({
+  ...[31, 200, 512].map((g) => ({
     name: `nethermind tier ${g}`,
     ruleId: "nethermind-memory-tier",
     input: faulty.nethermind("1.33.1", g),

@@ -65,7 +65,7 @@ describe("negative twins", () => {
       faulty.flood("203.0.113.9", 50, [80, 443]), // not above 50
       faulty.lagging({}, 9, 2),
       faulty.lagging({}, 40, 6),
-      faulty.nethermind("1.33.1", 31),
+      faulty.nethermind("1.33.1", 30),
       faulty.nethermind("1.29.3", 16, { "Db.MaxBytesPerSec": "1000000" }), // before the removal
       faulty.nethermind("1.33.1", 64, { "Pruning.CacheMb": "2000" }),
       faulty.substrateRpc(80),

@@ -220,6 +220,7 @@ const laggingFewPeers: Rule = {
           ...(ctx.client.kind === "nethermind"
             ? [
                 "The old tip \"MaxActivePeers 20 after sync\" was removed from Nethermind's guide; don't lower peers on a lagging node.",
+                "Nethermind's guide on MaxOutgoingConnectPerSec 50: some ISPs may throttle and some Wi-Fi routers may hang with many new connections per second.",
               ]
             : []),
         ],

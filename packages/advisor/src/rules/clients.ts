@@ -75,6 +75,8 @@ const nethermindRemoved: Rule = {
   },
 };
 
+/** A "32 GB" server reports about 31.3 GiB of MemTotal. */
+const TIER_SLACK = 0.95;
 const TIERS = [
   { minGb: 350, cacheMb: 4000, writeBuffer: 200_000_000, warmer: true, noCompression: true },
   { minGb: 128, cacheMb: 4000, writeBuffer: 200_000_000, warmer: true, noCompression: false },
@@ -99,7 +101,8 @@ const nethermindMemory: Rule = {
     if (configValue(ctx, "Pruning.CacheMb", "--Pruning.CacheMb") !== null) return [];
     const memTotal = maxOf(ctx.input.window.samples.map((s) => s.memTotal ?? 0)) ?? 0;
     const gb = memTotal / GIB;
-    const tier = TIERS.find((t) => gb >= t.minGb);
+    // MemTotal is a little below the installed size (kernel reservations): 5 % slack.
+    const tier = TIERS.find((t) => gb >= t.minGb * TIER_SLACK);
     if (!tier || ctx.input.window.samples.length < ctx.t.minSamples) return [];
     const rocks = tier.noCompression
       ? '"block_based_table_factory={index_type=kBinarySearch;partition_filters=0;};compression=kNoCompression;allow_mmap_reads=1;"'
@@ -161,7 +164,9 @@ const nethermindMemory: Rule = {
               ]
             : []),
         ],
-        arithmetic: [`MemTotal ${fmt(memTotal)} B = ${fmt(gb, 1)} GiB ≥ ${tier.minGb} → tier ≥ ${tier.minGb} GB`],
+        arithmetic: [
+          `MemTotal ${fmt(memTotal)} B = ${fmt(gb, 1)} GiB ≥ ${tier.minGb} × ${TIER_SLACK} (MemTotal sits a little below installed RAM) → tier ≥ ${tier.minGb} GB`,
+        ],
         snippets: [nethermindFlags(`Nethermind: ≥ ${tier.minGb} GB RAM tier`, flags)],
         caveats: [
           "Changes database size and CPU trade-offs" +
