@@ -65,12 +65,12 @@ describe("directory: claiming endpoints", () => {
   });
 
   test("DNS TXT: pending until _rpcpulse.<host> carries rpcpulse-claim=<token>; then the org is shown", async () => {
-    const claim = await claimEndpoint(deps(), ctx("a"), { endpointId: dnsEndpoint });
+    const claim = await claimEndpoint(deps(), ctx("a"), { endpoint: dnsEndpoint });
     assert.equal(claim.status, "pending");
     assert.equal(claim.dnsName, "_rpcpulse.api.hive.example.org");
     assert.match(claim.dnsValue, /^rpcpulse-claim=[0-9a-f]{32}$/);
-    const again = await claimEndpoint(deps(), ctx("a"), { endpointId: dnsEndpoint });
-    assert.equal(again.dnsValue, claim.dnsValue, "claiming twice shows the same token");
+    const again = await claimEndpoint(deps(), ctx("a"), { endpoint: "https://api.hive.example.org/rpc" });
+    assert.equal(again.dnsValue, claim.dnsValue, "claiming twice (by URL) shows the same token");
 
     const missing = await verifyEndpointClaim(deps(), ctx("a"), { claimId: claim.id, method: "dns" });
     assert.equal(missing.status, "pending");
@@ -97,7 +97,7 @@ describe("directory: claiming endpoints", () => {
     assert.equal(detail.claimedBy, "Org A");
     assert.equal(detail.operatorVerified, false, "a DNS claim alone is not an agent");
 
-    const ipClaim = await claimEndpoint(deps(), ctx("a"), { endpointId: ipEndpoint });
+    const ipClaim = await claimEndpoint(deps(), ctx("a"), { endpoint: ipEndpoint });
     assert.equal(ipClaim.dnsName, null);
     const ipCheck = await verifyEndpointClaim(deps(), ctx("a"), { claimId: ipClaim.id, method: "dns" });
     assert.match(ipCheck.lastError ?? "", /IP address/);
@@ -110,20 +110,20 @@ describe("directory: claiming endpoints", () => {
     tick();
     await rejects(() => verifyEndpointClaim(deps(), ctx("b"), { claimId: claimA.id, method: "dns" }), "NOT_FOUND");
     await rejects(() => withdrawEndpointClaim(deps(), ctx("b"), { claimId: claimA.id }), "NOT_FOUND");
-    await rejects(() => claimEndpoint(deps(), ctx("b", "viewer"), { endpointId: dnsEndpoint }), "FORBIDDEN");
+    await rejects(() => claimEndpoint(deps(), ctx("b", "viewer"), { endpoint: dnsEndpoint }), "FORBIDDEN");
     await rejects(
       () => verifyEndpointClaim(deps(), ctx("a", "viewer"), { claimId: claimA.id, method: "dns" }),
       "FORBIDDEN",
     );
-    await rejects(() => claimEndpoint(deps(), ctx("b"), { endpointId: "not-a-uuid" }), "NOT_FOUND");
+    await rejects(() => claimEndpoint(deps(), ctx("b"), { endpoint: "not-a-uuid" }), "NOT_FOUND");
     await rejects(
-      () => claimEndpoint(deps(), ctx("b"), { endpointId: "00000000-0000-4000-8000-000000000000" }),
+      () => claimEndpoint(deps(), ctx("b"), { endpoint: "00000000-0000-4000-8000-000000000000" }),
       "NOT_FOUND",
     );
     assert.equal((await listEndpointClaims(deps(), ctx("a", "viewer"))).length, 2, "viewers may look");
 
     // B's own claim with B's own (current) TXT proof takes the endpoint over; A still sees its claim, not holding.
-    const claimB = await claimEndpoint(deps(), ctx("b"), { endpointId: dnsEndpoint });
+    const claimB = await claimEndpoint(deps(), ctx("b"), { endpoint: dnsEndpoint });
     assert.notEqual(claimB.dnsValue, claimA.dnsValue);
     dns.records.set("_rpcpulse.api.hive.example.org", [[claimB.dnsValue]]);
     const verifiedB = await verifyEndpointClaim(deps(), ctx("b"), { claimId: claimB.id, method: "dns" });
@@ -147,7 +147,7 @@ describe("directory: claiming endpoints", () => {
         [orgs.b, hiveNetwork, new Date(clock - 20_000)],
       )
     ).rows[0]!.id;
-    const claim = await claimEndpoint(deps(), ctx("b"), { endpointId: ipEndpoint });
+    const claim = await claimEndpoint(deps(), ctx("b"), { endpoint: ipEndpoint });
     const noProbe = await verifyEndpointClaim(deps(), ctx("b"), { claimId: claim.id, method: "agent" });
     assert.match(noProbe.lastError ?? "", /no recent successful probe/);
 
@@ -169,7 +169,7 @@ describe("directory: claiming endpoints", () => {
     assert.equal(far.status, "pending");
 
     // Org A has no node on that host: its agent claim fails whatever the heads.
-    const claimA = await claimEndpoint(deps(), ctx("a"), { endpointId: ipEndpoint });
+    const claimA = await claimEndpoint(deps(), ctx("a"), { endpoint: ipEndpoint });
     const aCheck = await verifyEndpointClaim(deps(), ctx("a"), { claimId: claimA.id, method: "agent" });
     assert.match(aCheck.lastError ?? "", /None of your nodes has a public URL on 203\.0\.113\.7:8091/);
 

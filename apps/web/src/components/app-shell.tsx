@@ -8,7 +8,7 @@ export function AppShell(props: {
   user: { name: string; email: string };
   orgs: { slug: string; name: string }[];
   currentSlug?: string;
-  active?: "fleet" | "advisor" | "status" | "settings" | "account";
+  active?: "fleet" | "advisor" | "status" | "endpoints" | "settings" | "account";
   children: ReactNode;
 }) {
   const { currentSlug, active } = props;
@@ -30,6 +30,9 @@ export function AppShell(props: {
             </Link>
             <Link href={`/app/o/${currentSlug}/status-pages`} aria-current={active === "status" ? "page" : undefined}>
               Status pages
+            </Link>
+            <Link href={`/app/o/${currentSlug}/endpoints`} aria-current={active === "endpoints" ? "page" : undefined}>
+              Endpoints
             </Link>
             <Link href={`/app/o/${currentSlug}/settings`} aria-current={active === "settings" ? "page" : undefined}>
               Settings

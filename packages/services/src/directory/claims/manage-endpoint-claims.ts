@@ -3,6 +3,7 @@ import { AppError } from "@rpcpulse/config";
 import {
   deleteEndpointClaim,
   findDirectoryEndpoint,
+  findEndpointIdByUrl,
   findEndpointClaim,
   getAgentClaimEvidence,
   listOrganizationClaims,
@@ -35,22 +36,27 @@ export async function listEndpointClaims(
   return (await listOrganizationClaims(deps.sql, ctx.organizationId)).map(presentClaim);
 }
 
-/** Start (or show again) the organization's claim on a listed endpoint: admin or owner. */
+/**
+ * Start (or show again) the organization's claim on a listed endpoint, named by its id or its exact
+ * URL: admin or owner.
+ */
 export async function claimEndpoint(
   deps: Pick<ClaimDeps, "sql">,
   ctx: ServiceContext,
-  input: { endpointId: string },
+  input: { endpoint: string },
 ): Promise<EndpointClaimView> {
   requireRole(ctx, "admin");
-  const endpointId = Id.safeParse(input.endpointId);
-  if (!endpointId.success) throw new AppError("NOT_FOUND", "Endpoint not found.");
-  const row = await upsertEndpointClaim(deps.sql, {
-    endpointId: endpointId.data,
-    organizationId: ctx.organizationId,
-    token: randomBytes(16).toString("hex"),
-    createdBy: ctx.userId,
-  });
-  if (!row) throw new AppError("NOT_FOUND", "Endpoint not found.");
+  const ref = z.string().trim().min(1, "Give the endpoint's id or URL.").max(2048).parse(input.endpoint);
+  const endpointId = Id.safeParse(ref).success ? ref : await findEndpointIdByUrl(deps.sql, ref);
+  const row = endpointId
+    ? await upsertEndpointClaim(deps.sql, {
+        endpointId,
+        organizationId: ctx.organizationId,
+        token: randomBytes(16).toString("hex"),
+        createdBy: ctx.userId,
+      })
+    : null;
+  if (!row) throw new AppError("NOT_FOUND", "No listed endpoint has this id or URL.");
   return presentClaim(row);
 }
 

@@ -70,6 +70,17 @@ export default async function EndpointPage(props: Props) {
             <StatusMark status={status as "healthy" | "degraded" | "probation" | "dead"} />
             {detail.operatorVerified ? <VerifiedMark /> : null}
           </div>
+          <p className="small" data-testid="endpoint-operator">
+            {detail.claimedBy ? (
+              <>
+                Run by <strong>{detail.claimedBy}</strong> (claimed)
+              </>
+            ) : (
+              <>
+                Not claimed. <Link href={`/app/claim/${detail.id}`}>Do you run it? Claim it</Link>
+              </>
+            )}
+          </p>
         </div>
         <a className="button secondary" href={`/api/v1/endpoints/${detail.id}`}>
           JSON API

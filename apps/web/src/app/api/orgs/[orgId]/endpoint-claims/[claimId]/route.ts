@@ -1,0 +1,23 @@
+import { verifyEndpointClaim, withdrawEndpointClaim } from "@rpcpulse/services";
+import { z } from "zod";
+import { getClaimDeps } from "../../../../../../features/claims/claim-deps.js";
+import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../../server/http.js";
+
+export const dynamic = "force-dynamic";
+
+type Params = { orgId: string; claimId: string };
+const PostBody = z.object({ method: z.enum(["dns", "agent"]) }).strict();
+
+/** POST /api/orgs/:orgId/endpoint-claims/:claimId { method }: verify now (admin or owner). */
+export const POST = withRoute<Params>(async (request, params) => {
+  const body = await readJsonBody(request, PostBody);
+  const { ctx } = await requireApiOrgContext(request, params.orgId);
+  return { body: { claim: await verifyEndpointClaim(getClaimDeps(), ctx, { claimId: params.claimId, ...body }) } };
+});
+
+/** DELETE /api/orgs/:orgId/endpoint-claims/:claimId: withdraw the claim (admin or owner). */
+export const DELETE = withRoute<Params>(async (request, params) => {
+  const { ctx } = await requireApiOrgContext(request, params.orgId);
+  await withdrawEndpointClaim(getClaimDeps(), ctx, { claimId: params.claimId });
+  return { body: { ok: true } };
+});

@@ -1,0 +1,50 @@
+"use server";
+import { claimEndpoint, verifyEndpointClaim, withdrawEndpointClaim } from "@rpcpulse/services";
+import { revalidatePath } from "next/cache";
+import { z } from "zod";
+import { formValues, runFormAction, type FormState } from "../../server/action.js";
+import { requireOrgContext } from "../../server/session.js";
+import { getClaimDeps } from "./claim-deps.js";
+
+const Slug = z.string().trim().min(1).max(64);
+const ClaimId = z.string().trim().min(1).max(64);
+
+/** Start a claim on a listed endpoint (id or URL); shows the DNS record to publish. */
+export async function claimEndpointAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const values = formValues(formData);
+  const result = await runFormAction(async () => {
+    const input = z
+      .object({ slug: Slug, endpoint: z.string().trim().min(1, "Give the endpoint's id or URL.").max(2048) })
+      .parse(values);
+    const { ctx } = await requireOrgContext(input.slug);
+    const claim = await claimEndpoint(getClaimDeps(), ctx, { endpoint: input.endpoint });
+    revalidatePath(`/app/o/${ctx.organizationSlug}/endpoints`);
+    return { status: "ok", message: `Claim started for ${claim.url}. Publish the record below, then verify.` };
+  });
+  return result.status === "ok" ? result : { ...result, values };
+}
+
+/** Check a claim's proof now (DNS TXT record or the organization's agent). */
+export async function verifyClaimAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  return runFormAction(async () => {
+    const input = z
+      .object({ slug: Slug, claimId: ClaimId, method: z.enum(["dns", "agent"]) })
+      .parse(formValues(formData));
+    const { ctx } = await requireOrgContext(input.slug);
+    const claim = await verifyEndpointClaim(getClaimDeps(), ctx, { claimId: input.claimId, method: input.method });
+    revalidatePath(`/app/o/${ctx.organizationSlug}/endpoints`);
+    if (claim.status === "verified" && claim.lastError === null)
+      return { status: "ok", message: `Verified: ${claim.url} is now shown as run by your organization.` };
+    return { status: "error", message: claim.lastError ?? "Not verified yet." };
+  });
+}
+
+export async function withdrawClaimAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  return runFormAction(async () => {
+    const input = z.object({ slug: Slug, claimId: ClaimId }).parse(formValues(formData));
+    const { ctx } = await requireOrgContext(input.slug);
+    await withdrawEndpointClaim(getClaimDeps(), ctx, { claimId: input.claimId });
+    revalidatePath(`/app/o/${ctx.organizationSlug}/endpoints`);
+    return { status: "ok", message: "Claim withdrawn." };
+  });
+}

@@ -1,0 +1,68 @@
+"use client";
+import { useActionState } from "react";
+import { Field } from "../../components/field.js";
+import { FormNotice } from "../../components/form-notice.js";
+import { SubmitButton } from "../../components/submit-button.js";
+import { IDLE } from "../../server/form-state.js";
+import { claimEndpointAction, verifyClaimAction, withdrawClaimAction } from "./actions.js";
+
+export function ClaimEndpointForm({ slug, endpoint }: { slug: string; endpoint?: string }) {
+  const [state, action] = useActionState(claimEndpointAction, IDLE);
+  return (
+    <form action={action} className="stack" noValidate>
+      <input type="hidden" name="slug" value={slug} />
+      <Field
+        name="endpoint"
+        label="Endpoint URL or id"
+        required
+        maxLength={2048}
+        defaultValue={state.values?.endpoint ?? endpoint ?? ""}
+        placeholder="https://api.example.org"
+        hint="As listed in the public directory."
+        error={state.fieldErrors?.endpoint}
+      />
+      <div>
+        <SubmitButton pendingText="Claiming…">Claim endpoint</SubmitButton>
+      </div>
+      <FormNotice state={state} />
+    </form>
+  );
+}
+
+function VerifyForm({ slug, claimId, method }: { slug: string; claimId: string; method: "dns" | "agent" }) {
+  const [state, action] = useActionState(verifyClaimAction, IDLE);
+  return (
+    <form action={action} className="claim-verify">
+      <input type="hidden" name="slug" value={slug} />
+      <input type="hidden" name="claimId" value={claimId} />
+      <input type="hidden" name="method" value={method} />
+      <SubmitButton className="secondary small" pendingText="Checking…">
+        {method === "dns" ? "Verify DNS record" : "Verify through agent"}
+      </SubmitButton>
+      <FormNotice state={state} />
+    </form>
+  );
+}
+
+export function VerifyClaimButtons({ slug, claimId, dns }: { slug: string; claimId: string; dns: boolean }) {
+  return (
+    <div className="claim-actions">
+      {dns ? <VerifyForm slug={slug} claimId={claimId} method="dns" /> : null}
+      <VerifyForm slug={slug} claimId={claimId} method="agent" />
+    </div>
+  );
+}
+
+export function WithdrawClaimButton({ slug, claimId, url }: { slug: string; claimId: string; url: string }) {
+  const [state, action] = useActionState(withdrawClaimAction, IDLE);
+  return (
+    <form action={action}>
+      <input type="hidden" name="slug" value={slug} />
+      <input type="hidden" name="claimId" value={claimId} />
+      <SubmitButton className="danger small" pendingText="Withdrawing…">
+        <span aria-label={`Withdraw the claim on ${url}`}>Withdraw</span>
+      </SubmitButton>
+      {state.status === "error" ? <FormNotice state={state} /> : null}
+    </form>
+  );
+}
