@@ -3,7 +3,7 @@ import { fmt, percentile, valuesOf, type Point } from "../metrics.js";
 import { gethFlags, hivedConfigSnippet, nethermindFlags, substrateFlags } from "../snippets/client.js";
 import { sources, type SourceKey } from "../sources.js";
 import type { Snippet } from "../types.js";
-import { configValue, draft, enoughSamples, evidence, impactOf, series } from "./common.js";
+import { configNumber, configValue, draft, enoughSamples, evidence, impactOf, series } from "./common.js";
 
 const NETHERMIND_DEFAULT_PEERS = 50;
 const GETH_DEFAULT_PEERS = 50;
@@ -50,8 +50,11 @@ function peerSnippets(
       return { snippets, arithmetic, src: ["hivedP2p"] };
     }
     case "nethermind": {
-      const configured = Number(
-        configValue(ctx, "Network.MaxActivePeers", "--Network.MaxActivePeers") ?? NETHERMIND_DEFAULT_PEERS,
+      const configured = configNumber(
+        ctx,
+        NETHERMIND_DEFAULT_PEERS,
+        "Network.MaxActivePeers",
+        "--Network.MaxActivePeers",
       );
       const target = Math.max(NETHERMIND_DEFAULT_PEERS, configured);
       arithmetic.push(
@@ -78,7 +81,7 @@ function peerSnippets(
       return { snippets, arithmetic, src: ["nethermindPerf", "nethermindConfig"] };
     }
     case "geth": {
-      const configured = Number(configValue(ctx, "--maxpeers", "maxpeers") ?? GETH_DEFAULT_PEERS);
+      const configured = configNumber(ctx, GETH_DEFAULT_PEERS, "--maxpeers", "maxpeers");
       arithmetic.push(`--maxpeers ${configured} (default ${GETH_DEFAULT_PEERS}); median peers ${fmt(medianPeers)}`);
       snippets.push(
         gethFlags("Geth: peer limit", [
@@ -101,7 +104,7 @@ function peerSnippets(
       return { snippets, arithmetic, src: ["gethFlags"] };
     }
     case "substrate": {
-      const configured = Number(configValue(ctx, "--out-peers") ?? SUBSTRATE_DEFAULT_OUT_PEERS);
+      const configured = configNumber(ctx, SUBSTRATE_DEFAULT_OUT_PEERS, "--out-peers");
       const target = Math.max(configured, SUBSTRATE_DEFAULT_OUT_PEERS) * 2;
       arithmetic.push(`--out-peers ${configured} (default ${SUBSTRATE_DEFAULT_OUT_PEERS}) × 2 = ${target}`);
       snippets.push(

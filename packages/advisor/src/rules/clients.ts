@@ -3,7 +3,7 @@ import type { Rule } from "../engine.js";
 import { fmt, maxOf, percentile, valuesOf, type Point } from "../metrics.js";
 import { nethermindFlags, substrateFlags } from "../snippets/client.js";
 import { sources } from "../sources.js";
-import { configValue, draft, enoughSamples, evidence, impactOf, series } from "./common.js";
+import { configNumber, configValue, draft, enoughSamples, evidence, impactOf, series } from "./common.js";
 
 const GIB = 1024 ** 3;
 /**
@@ -204,7 +204,7 @@ const nethermindPeersAtCap: Rule = {
     const lag = series(ctx, "lag_blocks");
     if (!enoughSamples(ctx, peers) || !enoughSamples(ctx, lag)) return [];
     if (ctx.input.window.samples.some((s) => s.syncing === true)) return [];
-    const cap = Number(configValue(ctx, "Network.MaxActivePeers", "--Network.MaxActivePeers") ?? 50);
+    const cap = configNumber(ctx, 50, "Network.MaxActivePeers", "--Network.MaxActivePeers");
     const medPeers = percentile(valuesOf(peers), 50)!;
     const medLag = percentile(valuesOf(lag), 50)!;
     if (medPeers < cap || medLag < 2) return [];
@@ -287,7 +287,7 @@ const substrateRpcCap: Rule = {
       .sort((a, b) => a[0] - b[0])
       .map(([t, v]) => ({ time: new Date(t), value: v }));
     if (!enoughSamples(ctx, pts)) return [];
-    const cap = Number(configValue(ctx, "--rpc-max-connections") ?? SUBSTRATE_DEFAULT_RPC_CONNECTIONS);
+    const cap = configNumber(ctx, SUBSTRATE_DEFAULT_RPC_CONNECTIONS, "--rpc-max-connections");
     const peak = maxOf(valuesOf(pts))!;
     if (peak < ctx.t.rpcConnCapRatio * cap) return [];
     const proposed = Math.max(cap * 2, Math.ceil((peak * 2) / 100) * 100);

@@ -86,3 +86,10 @@ export function configValue(ctx: RuleContext, ...keys: string[]): string | null 
   }
   return null;
 }
+
+/** A positive integer from the reported client config, else the documented default. */
+export function configNumber(ctx: RuleContext, fallback: number, ...keys: string[]): number {
+  const raw = configValue(ctx, ...keys);
+  const n = raw === null ? NaN : Number(raw.trim());
+  return Number.isInteger(n) && n > 0 ? n : fallback;
+}

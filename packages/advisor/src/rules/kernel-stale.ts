@@ -4,6 +4,8 @@ import { sysctlSnippet } from "../snippets/sysctl.js";
 import { sources } from "../sources.js";
 import { draft, enoughSamples, evidence, impactOf, series } from "./common.js";
 
+const INT_MAX = 2 ** 31 - 1;
+
 const twRecycle: Rule = {
   descriptor: {
     id: "tcp-tw-recycle-obsolete",
@@ -85,11 +87,13 @@ const twBucketOverflow: Rule = {
     if (!enoughSamples(ctx, pts)) return [];
     const total = sumOf(valuesOf(pts));
     if (total <= 0) return [];
-    const current = ctx.input.settings?.tcpMaxTwBuckets ?? null;
+    const reported = ctx.input.settings?.tcpMaxTwBuckets ?? null;
+    const current = reported !== null && reported > 0 && reported < INT_MAX ? reported : null;
+    const doubled = current === null ? null : Math.min(INT_MAX, current * 2);
     const snippets = current
       ? [
           sysctlSnippet("tw-buckets", "sysctl: more TIME_WAIT buckets", [
-            { key: "net.ipv4.tcp_max_tw_buckets", value: current * 2, comment: `was ${current}; never lower it` },
+            { key: "net.ipv4.tcp_max_tw_buckets", value: doubled!, comment: `was ${current}; never lower it` },
           ]),
         ]
       : [];
@@ -115,7 +119,7 @@ const twBucketOverflow: Rule = {
           }),
         ],
         arithmetic: current
-          ? [`tcp_max_tw_buckets ${fmt(current)} × 2 = ${fmt(current * 2)}`]
+          ? [`tcp_max_tw_buckets ${fmt(current)} × 2 = ${fmt(doubled!)} (at most 2^31 − 1)`]
           : ["tcp_max_tw_buckets not reported: double your current value"],
         snippets,
         caveats: [
@@ -130,7 +134,7 @@ const twBucketOverflow: Rule = {
           how: "Compare overflow increases per sample before and after.",
         },
         sources: sources("ipSysctl", "bernat"),
-        appliesWhen: current ? { setting: "tcpMaxTwBuckets", expected: String(current * 2) } : undefined,
+        appliesWhen: current ? { setting: "tcpMaxTwBuckets", expected: String(doubled) } : undefined,
       }),
     ];
   },

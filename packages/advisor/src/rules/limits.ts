@@ -32,7 +32,7 @@ const conntrack: Rule = {
     )!;
     const max = row.conntrackMax!;
     const count = row.conntrackCount!;
-    const proposed = Math.max(max * 2, nextPowerOfTwo(Math.ceil(count / 0.5)));
+    const proposed = Math.min(2 ** 31 - 1, Math.max(max * 2, nextPowerOfTwo(Math.ceil(count / 0.5))));
     const severity = peak >= 0.95 ? "critical" : "high";
     return [
       draft({
