@@ -21,6 +21,12 @@ export PROBE_ALLOW_PRIVATE=true
 # This machine is offline: probe only the loopback (simnet) endpoints; the public seed list stays
 # listed on probation instead of failing DNS look-ups every round. Unset it on a connected host.
 export PROBE_ONLY_PRIVATE=${PROBE_ONLY_PRIVATE:-true}
+# Tuning advisor: short windows so the flooded demo node's suggestion shows within about two minutes
+# and an applied change is verified after five (production defaults: README, Configuration).
+export ADVISOR_INTERVAL_MS=${ADVISOR_INTERVAL_MS:-20000}
+export ADVISOR_WINDOW_MINUTES=${ADVISOR_WINDOW_MINUTES:-5}
+export ADVISOR_CLEAR_MINUTES=${ADVISOR_CLEAR_MINUTES:-10}
+export ADVISOR_VERIFY_WINDOW_MINUTES=${ADVISOR_VERIFY_WINDOW_MINUTES:-5}
 mkdir -p var
 # A stable secret for this checkout's demo; real deployments set BETTER_AUTH_SECRET themselves.
 if [ -z "${BETTER_AUTH_SECRET:-}" ]; then
@@ -69,6 +75,7 @@ cat >&2 <<MSG
     Web:     $APP_BASE_URL   (the fleet fills in within a minute)
     Sign in: demo@rpcpulse.dev / pulse-demo-2026   (this account exists only in demo mode)
     Directory: $APP_BASE_URL/directory   (public, no sign-in; ranked within a few minutes)
+    Advisor: $APP_BASE_URL/app/o/demo-fleet/advisor   (hive-api's flood suggestion within ~2 minutes)
     Status:  $APP_BASE_URL/status/demo   (public status page of the demo fleet)
     Health:  $APP_BASE_URL/api/health
     Ingest:  http://127.0.0.1:$INGEST_PORT/v1/ingest
