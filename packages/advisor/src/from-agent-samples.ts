@@ -94,6 +94,23 @@ export function agentSampleToAdvisorSample(
   };
 }
 
+/**
+ * The node process's whitelisted flags (wire settings.nodeArgs) as clientConfig: each flag under its
+ * own spelling ("--maxpeers") and without the dashes ("shared-file-dir"), which is how the same
+ * option is named in config.ini / Nethermind config files. null when the agent sent none.
+ */
+export function clientConfigFromNodeArgs(
+  args: readonly { flag: string; value: string }[] | null | undefined,
+): Record<string, string> | null {
+  if (!args || args.length === 0) return null;
+  const out: Record<string, string> = {};
+  for (const a of args) {
+    out[a.flag] = a.value;
+    out[a.flag.replace(/^--/, "")] = a.value;
+  }
+  return out;
+}
+
 /** The newest sample's settings, listening ports and /dev/shm size. */
 export function settingsFromAgentSamples(samples: readonly AgentSample[]): AdvisorSettings | null {
   for (let i = samples.length - 1; i >= 0; i--) {
@@ -110,6 +127,7 @@ export function settingsFromAgentSamples(samples: readonly AgentSample[]): Advis
       tcpTwRecycleLines: s.settings.tcpTwRecycleLines.map((l) => ({ ...l })),
       listeningPorts: s.tcp?.listeningPorts ?? [],
       shmTotalBytes: s.disks.find((d) => d.path === SHM)?.totalBytes ?? null,
+      clientConfig: clientConfigFromNodeArgs(s.settings.nodeArgs),
     };
   }
   return null;

@@ -7,6 +7,7 @@ export { METRIC_DEFINITIONS, metricSeries, topIpSeries, totalIpSeries, type Poin
 export {
   agentSampleToAdvisorSample,
   agentSamplesToAdvisorInput,
+  clientConfigFromNodeArgs,
   settingsFromAgentSamples,
   type AgentSamplesToInputOptions,
 } from "./from-agent-samples.js";

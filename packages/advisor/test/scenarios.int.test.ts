@@ -158,7 +158,15 @@ describe("advisor scenarios: real traffic → real agent → advisor", { timeout
     assert.equal(d.evidence[0]!.metric, "lag_blocks");
     assert.ok(d.evidence[0]!.observed >= 29 && d.evidence[0]!.observed <= 31, String(d.evidence[0]!.observed));
     assert.equal(d.evidence[1]!.observed, 2);
-    assert.ok(d.snippets.some((s) => s.kind === "geth-flags" && s.content.includes("--maxpeers 50")));
+    // --maxpeers 10 came from the node process's command line (agent settings.nodeArgs); the secret flag did not.
+    assert.ok(d.arithmetic.includes("--maxpeers 10 (default 50); median peers 2"), d.arithmetic.join("\n"));
+    assert.ok(
+      d.snippets.some(
+        (s) =>
+          s.kind === "geth-flags" && s.content.includes("# --maxpeers: was 10") && s.content.includes("--maxpeers 50"),
+      ),
+    );
+    assert.deepEqual(get("lagging", true).input.settings?.clientConfig, { "--maxpeers": "10", maxpeers: "10" });
     assert.deepEqual(get("lagging", false).drafts, [], "twin: in sync with 25 peers");
   });
 

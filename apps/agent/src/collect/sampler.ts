@@ -7,7 +7,7 @@ import { HostCollector } from "./host.js";
 import { NetstatCollector } from "./netstat.js";
 import { errorMessage } from "./proc-files.js";
 import { TcpScanner } from "./proc-net-tcp.js";
-import { SettingsCollector } from "./settings.js";
+import { SettingsCollector, readNodeArgs } from "./settings.js";
 import { collectSockstat, readPageSize } from "./sockstat.js";
 
 export interface SamplerOptions {
@@ -88,6 +88,9 @@ export class Sampler {
       self: null,
       errors,
     };
+    const pid = sample.fds?.process?.pid ?? null;
+    if (sample.settings)
+      sample.settings.nodeArgs = pid === null ? null : guard("settings", () => readNodeArgs(this.procRoot, pid));
     if (this.options.chain) sample.chain = await collectChain(this.options.chain, () => Date.now());
     sample.self = this.selfUsage(started);
     return sample;

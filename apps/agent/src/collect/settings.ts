@@ -1,6 +1,6 @@
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import type { PortRange, SettingsGroup } from "@rpcpulse/domain";
+import { NODE_ARG_FLAGS, WIRE_LIMITS, type NodeArg, type PortRange, type SettingsGroup } from "@rpcpulse/domain";
 import { readIntOrNull, readIntsOrNull, readTextOrNull } from "./proc-files.js";
 
 /** Where sysctl(8) / systemd-sysctl read settings from (sysctl.d(5)), relative to the root. */
@@ -34,6 +34,38 @@ export function findTwRecycleLines(text: string): { line: number; text: string }
     if (key === "net.ipv4.tcp_tw_recycle") found.push({ line: index + 1, text: line.slice(0, 500) });
   });
   return found;
+}
+
+const FLAG_BY_LOWER = new Map<string, string>(NODE_ARG_FLAGS.map((f) => [f.toLowerCase(), f]));
+
+/**
+ * The whitelisted flags (NODE_ARG_FLAGS) of a NUL-separated /proc/<pid>/cmdline: "--flag=value",
+ * "--flag value", or "--flag" alone ("true"). Repeated flags are joined with ",". Nothing outside
+ * the whitelist is returned (command lines can carry secrets).
+ */
+export function parseNodeArgs(cmdline: string): NodeArg[] {
+  const argv = cmdline.split("\0").filter((a) => a !== "");
+  const found = new Map<string, string[]>();
+  for (let i = 1; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (!arg.startsWith("--")) continue;
+    const eq = arg.indexOf("=");
+    const flag = FLAG_BY_LOWER.get((eq < 0 ? arg : arg.slice(0, eq)).toLowerCase());
+    if (!flag) continue;
+    let value = "true";
+    if (eq >= 0) value = arg.slice(eq + 1);
+    else if (i + 1 < argv.length && !argv[i + 1]!.startsWith("--")) value = argv[++i]!;
+    found.set(flag, [...(found.get(flag) ?? []), value]);
+  }
+  return [...found.entries()]
+    .slice(0, WIRE_LIMITS.maxNodeArgs)
+    .map(([flag, values]) => ({ flag, value: values.join(",").slice(0, 256) }));
+}
+
+/** parseNodeArgs of a process; null when it is gone or unreadable. */
+export function readNodeArgs(procRoot: string, pid: number): NodeArg[] | null {
+  const cmdline = readTextOrNull(join(procRoot, String(pid), "cmdline"));
+  return cmdline === null ? null : parseNodeArgs(cmdline);
 }
 
 export class SettingsCollector {

@@ -89,9 +89,18 @@ async function main(spec: ScenarioSpec): Promise<void> {
       stops.push(await startCloseWaitServer(PORTS.app, { leak: spec.fault, perSecond: 20, initial: 20 }));
       agentPorts = [PORTS.node, PORTS.app];
     }
+    // A stand-in for the node's process, so the agent reads its command-line flags (--pid).
+    const nodeProcess = spawn(
+      process.execPath,
+      ["-e", "setInterval(() => {}, 1e6)", "--", "--maxpeers", "10", "--jwt-secret", "never-sent"],
+      { stdio: "ignore" },
+    );
+    stops.push(async () => {
+      nodeProcess.kill();
+    });
     const rpcUrl = `http://127.0.0.1:${PORTS.node}`;
     const samples = await collect(
-      ["--family", family, "--rpc-url", rpcUrl, "--ports", agentPorts.join(",")],
+      ["--family", family, "--rpc-url", rpcUrl, "--ports", agentPorts.join(","), "--pid", String(nodeProcess.pid)],
       spec.samples,
       () => refHeads.push({ time: new Date().toISOString(), head: reference.head() }),
     );

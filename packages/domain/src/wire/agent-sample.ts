@@ -16,6 +16,8 @@ export const WIRE_LIMITS = {
   maxPublicPorts: 64,
   maxDisks: 32,
   maxStaleSysctlFindings: 32,
+  /** Whitelisted command-line flags of the node process (settings.nodeArgs). */
+  maxNodeArgs: 32,
   maxErrors: 32,
   maxSamplesPerBatch: 360,
   maxPathLength: 4096,
@@ -142,6 +144,44 @@ export const staleSysctlSchema = z.object({
   text: z.string().max(WIRE_LIMITS.maxMessageLength),
 });
 
+/**
+ * Command-line flags of the node process the agent reports (settings.nodeArgs), for the tuning
+ * advisor. Only these are ever sent: a command line can hold secrets, so everything else is dropped
+ * on the node. Matched case-insensitively, reported in this spelling.
+ */
+export const NODE_ARG_FLAGS = [
+  // hived / steemd
+  "--shared-file-dir",
+  "--shared-file-size",
+  "--shared-file-full-threshold",
+  "--shared-file-scale-rate",
+  "--p2p-endpoint",
+  "--p2p-seed-node",
+  "--p2p-max-connections",
+  "--memory-replay-indices",
+  // Nethermind
+  "--Network.MaxActivePeers",
+  "--Pruning.CacheMb",
+  "--Db.StateDbWriteBufferSize",
+  "--Db.MaxBytesPerSec",
+  "--Db.StateDbDisableCompression",
+  "--Db.StateDbBlockSize",
+  "--Db.CompactionReadAhead",
+  "--Init.MemoryHint",
+  // Geth
+  "--maxpeers",
+  // Substrate / Polkadot
+  "--rpc-max-connections",
+  "--in-peers",
+  "--out-peers",
+] as const;
+
+export const nodeArgSchema = z.object({
+  flag: z.string().min(3).max(64),
+  /** The value ("true" for a flag without one; repeated flags joined with ","). */
+  value: z.string().max(256),
+});
+
 export const settingsGroupSchema = z.object({
   tcpTwReuse: z.number().int().nullable(),
   tcpFinTimeout: z.number().int().nullable(),
@@ -151,6 +191,11 @@ export const settingsGroupSchema = z.object({
   ipLocalPortRange: portRangeSchema.nullable(),
   /** Lines in sysctl files that still set net.ipv4.tcp_tw_recycle (removed in Linux 4.12). */
   tcpTwRecycleLines: z.array(staleSysctlSchema).max(WIRE_LIMITS.maxStaleSysctlFindings),
+  /**
+   * Whitelisted flags (NODE_ARG_FLAGS) from the node process's command line; null when no node
+   * process is configured or found. Optional: agents before this field omit it.
+   */
+  nodeArgs: z.array(nodeArgSchema).max(WIRE_LIMITS.maxNodeArgs).nullable().optional(),
 });
 
 export const chainLatencySchema = z.object({
@@ -277,5 +322,6 @@ export type ChainLatency = z.infer<typeof chainLatencySchema>;
 export type RemoteIpsGroup = z.infer<typeof remoteIpsGroupSchema>;
 export type OutboundGroup = z.infer<typeof outboundGroupSchema>;
 export type PortRange = z.infer<typeof portRangeSchema>;
+export type NodeArg = z.infer<typeof nodeArgSchema>;
 export type CollectError = z.infer<typeof collectErrorSchema>;
 export type AgentSelf = z.infer<typeof agentSelfSchema>;
