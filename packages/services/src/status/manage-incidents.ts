@@ -17,6 +17,7 @@ import { z } from "zod";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../context.js";
 import { notifyStatusSubscribers, type IncidentEvent, type StatusNotifyDeps } from "./notify-subscribers.js";
 import { renderMarkdown } from "./render-markdown.js";
+import { requireUuid } from "./ids.js";
 import { invalidateStatusSnapshots } from "./snapshot-cache.js";
 
 const Status = z.enum(["investigating", "identified", "monitoring", "resolved"]);
@@ -36,6 +37,7 @@ export const IncidentInput = z.object({
 });
 
 async function pageComponentIds(deps: ServiceDeps, ctx: ServiceContext, pageId: string): Promise<Set<string>> {
+  requireUuid(pageId, "Status page");
   const page = await findOrgStatusPage(deps.prisma, { organizationId: ctx.organizationId, pageId });
   if (!page) throw new AppError("NOT_FOUND", "Status page not found.");
   return new Set(page.components.map((c) => c.id));
@@ -117,6 +119,7 @@ export async function editIncident(
   input: { incidentId: string; fields: unknown },
 ): Promise<void> {
   requireRole(ctx, "admin");
+  requireUuid(input.incidentId, "Incident");
   const fields = z.object({ title: z.string().trim().min(1).max(200), impact: Impact }).parse(input.fields);
   if (
     !(await updateIncidentFields(deps.prisma, {
@@ -136,6 +139,7 @@ export async function removeIncident(
   input: { incidentId: string },
 ): Promise<void> {
   requireRole(ctx, "admin");
+  requireUuid(input.incidentId, "Incident");
   if (!(await deleteIncident(deps.prisma, { organizationId: ctx.organizationId, incidentId: input.incidentId }))) {
     throw new AppError("NOT_FOUND", "Incident not found.");
   }
@@ -201,6 +205,7 @@ export async function cancelMaintenance(
   input: { windowId: string },
 ): Promise<void> {
   requireRole(ctx, "admin");
+  requireUuid(input.windowId, "Maintenance window");
   if (!(await deleteMaintenanceWindow(deps.prisma, { organizationId: ctx.organizationId, id: input.windowId }))) {
     throw new AppError("NOT_FOUND", "Maintenance window not found.");
   }
@@ -217,11 +222,13 @@ export async function listMaintenance(deps: ServiceDeps, ctx: ServiceContext, in
 }
 
 export async function listSubscribers(deps: ServiceDeps, ctx: ServiceContext, input: { pageId: string }) {
+  requireUuid(input.pageId, "Status page");
   return listPageSubscribers(deps.prisma, { organizationId: ctx.organizationId, pageId: input.pageId });
 }
 
 export async function removeSubscriber(deps: ServiceDeps, ctx: ServiceContext, input: { subscriberId: string }) {
   requireRole(ctx, "admin");
+  requireUuid(input.subscriberId, "Subscriber");
   if (
     !(await deletePageSubscriber(deps.prisma, { organizationId: ctx.organizationId, subscriberId: input.subscriberId }))
   ) {

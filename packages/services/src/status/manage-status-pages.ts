@@ -23,6 +23,7 @@ import {
 } from "@rpcpulse/db";
 import { z } from "zod";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../context.js";
+import { requireUuid } from "./ids.js";
 import { invalidateStatusSnapshots } from "./snapshot-cache.js";
 
 /** Admin verbs for status pages: viewers read, admins and owners write. */
@@ -103,6 +104,7 @@ export async function editStatusPage(
   input: { pageId: string; fields: unknown },
 ): Promise<void> {
   requireRole(ctx, "admin");
+  requireUuid(input.pageId, "Status page");
   const fields = PageInput.parse(input.fields);
   try {
     const ok = await updateStatusPage(deps.prisma, {
@@ -124,6 +126,7 @@ export async function removeStatusPage(
   input: { pageId: string },
 ): Promise<void> {
   requireRole(ctx, "admin");
+  requireUuid(input.pageId, "Status page");
   if (!(await deleteStatusPage(deps.prisma, { organizationId: ctx.organizationId, pageId: input.pageId }))) {
     throw new AppError("NOT_FOUND", "Status page not found.");
   }
@@ -151,6 +154,7 @@ export async function setCustomDomain(
   input: { pageId: string; domain: string },
 ): Promise<{ domain: string | null; verifyToken: string | null }> {
   requireRole(ctx, "admin");
+  requireUuid(input.pageId, "Status page");
   const domain = DomainInput.parse(input.domain) || null;
   const verifyToken = domain ? `rpcpulse-verify=${randomBytes(16).toString("hex")}` : null;
   try {
@@ -210,6 +214,7 @@ export async function addStatusGroup(
 ): Promise<{ id: string }> {
   requireRole(ctx, "admin");
   const fields = GroupInput.parse(input.fields);
+  requireUuid(input.pageId, "Status page");
   const created = await insertStatusGroup(deps.prisma, {
     organizationId: ctx.organizationId,
     pageId: input.pageId,
@@ -226,6 +231,7 @@ export async function editStatusGroup(
   input: { groupId: string; fields: unknown },
 ): Promise<void> {
   requireRole(ctx, "admin");
+  requireUuid(input.groupId, "Group");
   const fields = GroupInput.parse(input.fields);
   if (
     !(await updateStatusGroup(deps.prisma, { organizationId: ctx.organizationId, groupId: input.groupId, ...fields }))
@@ -241,6 +247,7 @@ export async function removeStatusGroup(
   input: { groupId: string },
 ): Promise<void> {
   requireRole(ctx, "admin");
+  requireUuid(input.groupId, "Group");
   if (!(await deleteStatusGroup(deps.prisma, { organizationId: ctx.organizationId, groupId: input.groupId }))) {
     throw new AppError("NOT_FOUND", "Group not found.");
   }
@@ -269,6 +276,7 @@ export async function addStatusComponent(
 ): Promise<{ id: string }> {
   requireRole(ctx, "admin");
   const fields = ComponentInput.parse(input.fields);
+  requireUuid(input.pageId, "Status page");
   const [kind, refId] = fields.ref.toLowerCase().split(":") as ["node" | "endpoint", string];
   const target =
     kind === "node"
@@ -306,6 +314,7 @@ export async function editStatusComponent(
   input: { componentId: string; fields: unknown },
 ): Promise<void> {
   requireRole(ctx, "admin");
+  requireUuid(input.componentId, "Component");
   const fields = ComponentEdit.parse(input.fields);
   const ok = await updateStatusComponent(deps.prisma, {
     organizationId: ctx.organizationId,
@@ -322,6 +331,7 @@ export async function removeStatusComponent(
   input: { componentId: string },
 ): Promise<void> {
   requireRole(ctx, "admin");
+  requireUuid(input.componentId, "Component");
   if (
     !(await deleteStatusComponent(deps.prisma, { organizationId: ctx.organizationId, componentId: input.componentId }))
   ) {

@@ -24,7 +24,7 @@ import { redirect } from "next/navigation";
 import { z } from "zod";
 import { runFormAction, type FormState } from "../../server/action.js";
 import { requireOrgContext } from "../../server/session.js";
-import { getStatusReadDeps, getStatusWriteDeps } from "./status-deps.js";
+import { getStatusIncidentDeps, getStatusReadDeps } from "./status-deps.js";
 
 /**
  * Server actions of the status-page admin. Each: parse the ids, resolve the org context from
@@ -190,7 +190,7 @@ export async function createIncidentAction(_prev: FormState, formData: FormData)
   return act(async () => {
     const ctx = await context(v);
     const pageId = Id.parse(str(v, "pageId"));
-    await createIncident(getStatusWriteDeps(), ctx, { pageId, fields: v });
+    await createIncident(getStatusIncidentDeps(), ctx, { pageId, fields: v });
     refresh(ctx.organizationSlug, pageId);
     return { status: "ok", message: "Incident published." };
   });
@@ -201,7 +201,7 @@ export async function postIncidentUpdateAction(_prev: FormState, formData: FormD
   return act(async () => {
     const ctx = await context(v);
     const incidentId = Id.parse(str(v, "incidentId"));
-    await postIncidentUpdate(getStatusWriteDeps(), ctx, { incidentId, fields: v });
+    await postIncidentUpdate(getStatusIncidentDeps(), ctx, { incidentId, fields: v });
     refresh(ctx.organizationSlug, str(v, "pageId"));
     revalidatePath(`/app/o/${ctx.organizationSlug}/status-pages/${str(v, "pageId")}/incidents/${incidentId}`);
     return { status: "ok", message: "Update posted." };

@@ -1,6 +1,8 @@
 import "server-only";
-import { resolveSecretsKey, type SubscriptionDeps } from "@rpcpulse/services";
+import { isAppError } from "@rpcpulse/config";
+import type { StatusNotifyDeps, SubscriptionDeps } from "@rpcpulse/services";
 import { getRuntime } from "../../server/runtime.js";
+import { getAlertingDeps } from "../alerts/alerts-deps.js";
 
 /** Public page reads: Prisma for the page tree, the SQL pool for telemetry and uptime. */
 export function getStatusReadDeps() {
@@ -8,15 +10,24 @@ export function getStatusReadDeps() {
   return { prisma, sql };
 }
 
-/** Subscriptions and notifications: the delivery queue, the secrets key, Redis rate limits. */
+/** Subscriptions: the delivery queue and secrets key (alerting's), Redis rate limits, link origin. */
 export function getStatusWriteDeps(): SubscriptionDeps {
-  const { prisma, redis, env } = getRuntime();
-  return {
-    prisma,
-    queue: { connection: redis, prefix: env.QUEUE_PREFIX },
-    secretsKey: resolveSecretsKey(env).key,
-    rateLimit: redis,
-    rateLimitPrefix: env.QUEUE_PREFIX,
-    appBaseUrl: env.APP_BASE_URL,
-  };
+  const { redis, env } = getRuntime();
+  return { ...getAlertingDeps(), rateLimit: redis, rateLimitPrefix: env.QUEUE_PREFIX, appBaseUrl: env.APP_BASE_URL };
+}
+
+/**
+ * Incident verbs: with the queue and key, subscribers are notified; without a secrets key
+ * (production without SECRETS_ENCRYPTION_KEY) incidents still publish, nobody is notified, and
+ * the reason is logged.
+ */
+export function getStatusIncidentDeps(): Partial<StatusNotifyDeps> & { prisma: StatusNotifyDeps["prisma"] } {
+  const { prisma, env, logger } = getRuntime();
+  try {
+    return { ...getAlertingDeps(), appBaseUrl: env.APP_BASE_URL };
+  } catch (error) {
+    if (!isAppError(error) || error.code !== "CONFIG") throw error;
+    logger.warn({ err: error.message }, "status subscribers are not notified");
+    return { prisma };
+  }
 }

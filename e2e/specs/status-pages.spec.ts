@@ -1,0 +1,172 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { expect, test } from "@playwright/test";
+import { createApiAccount, uniqueSuffix, type ApiAccount } from "../fixtures/api-account.js";
+import { enrollNodeInUi } from "../fixtures/status-fixtures.js";
+
+/**
+ * Status pages end to end: an operator enrolls a node (the real agent reports from simnet), builds
+ * a status page in the admin UI, declares an incident in Markdown, and the public page — no
+ * session — shows the component's state, 90 uptime bars with per-day tooltips, the incident
+ * (sanitized), feeds, the JSON summary and badges. Screenshots of both pages land in test-results.
+ */
+const SIMNET_HIVE_URL = process.env.E2E_SIMNET_HIVE_URL ?? "http://127.0.0.1:18091";
+const AGENT = resolve(import.meta.dirname, "../../apps/agent/dist/rpcpulse-agent.mjs");
+
+test.describe("status pages", () => {
+  let owner: ApiAccount;
+  let agent: ChildProcess | undefined;
+  let stateDir: string | undefined;
+
+  test.beforeAll(async ({ baseURL }) => {
+    owner = await createApiAccount(baseURL!, "status");
+  });
+
+  test.afterAll(async () => {
+    agent?.kill("SIGTERM");
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+    await owner?.api.dispose();
+  });
+
+  test("operator builds a page; the public page shows states, uptime bars, incidents, feeds and badges", async ({
+    browser,
+    playwright,
+    baseURL,
+  }, testInfo) => {
+    test.setTimeout(180_000);
+    const sfx = uniqueSuffix();
+    const nodeName = `status-hive-${sfx}`;
+    const enrolled = await enrollNodeInUi(browser, owner, { name: nodeName, localRpcUrl: SIMNET_HIVE_URL });
+    stateDir = mkdtempSync(join(tmpdir(), "rpcpulse-e2e-status-"));
+    agent = spawn(
+      process.execPath,
+      [
+        AGENT,
+        "run",
+        "--family",
+        "hive",
+        "--rpc-url",
+        SIMNET_HIVE_URL,
+        "--ingest-url",
+        enrolled.ingestUrl,
+        "--node-id",
+        enrolled.nodeId,
+        "--interval",
+        "2s",
+        "--state-dir",
+        stateDir,
+      ],
+      {
+        env: { PATH: process.env.PATH, RPCPULSE_TOKEN: enrolled.token, RPCPULSE_LOG_LEVEL: "warn" },
+        stdio: ["ignore", "ignore", "inherit"],
+      },
+    );
+
+    const context = await browser.newContext({ storageState: await owner.api.storageState() });
+    const page = await context.newPage();
+    const org = owner.organization.slug;
+    await page.goto(`/app/o/${org}`);
+    await page.getByRole("link", { name: "Status pages" }).click();
+    await expect(page).toHaveURL(new RegExp(`/app/o/${org}/status-pages$`));
+    await expect(page.getByText("No status page yet.")).toBeVisible();
+
+    const slug = `e2e-${sfx}`;
+    const form = page.getByTestId("create-status-page");
+    await form.getByLabel("Title").fill(`Hive witnesses ${sfx}`);
+    await form.getByLabel("Slug").fill(slug);
+    await form.getByLabel("Description (optional)").fill("Our witness and seed nodes.");
+    await form.getByRole("button", { name: "Create page" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: `Hive witnesses ${sfx}` })).toBeVisible();
+
+    await page.getByLabel("Group name").fill("Witnesses");
+    await page.getByRole("button", { name: "Add group" }).click();
+    await expect(page.locator("#f-group option", { hasText: "Witnesses" })).toHaveCount(1);
+
+    const add = page.getByTestId("add-component");
+    await add.getByLabel("Node or endpoint").selectOption({ label: `${nodeName} (Hive)` });
+    await add.getByLabel("Display name (optional)").fill("Witness node");
+    await add.getByLabel("Group").selectOption({ label: "Witnesses" });
+    await add.getByRole("button", { name: "Add component" }).click();
+    await expect(page.getByTestId("admin-component")).toHaveCount(1);
+    await expect(page.getByTestId("admin-component")).toContainText("Witness node");
+
+    await page.getByText("Declare an incident").click();
+    const incident = page.getByTestId("create-incident");
+    await incident.getByLabel("Title").fill(`Slow responses ${sfx}`);
+    await incident
+      .getByLabel("Message (Markdown)")
+      .fill("We see **high latency**.\n<script>window.__xss = 1</script>\n[details](javascript:alert(1))");
+    await incident.getByLabel("Witness node").check();
+    await incident.getByRole("button", { name: "Publish incident" }).click();
+    await expect(page.getByTestId("admin-incident")).toContainText(`Slow responses ${sfx}`);
+    await page.screenshot({ path: testInfo.outputPath("status-admin.png"), fullPage: true });
+
+    // The public page, without a session.
+    const publicContext = await browser.newContext();
+    const pub = await publicContext.newPage();
+    await pub.goto(`/status/${slug}`);
+    await expect(pub.getByRole("heading", { level: 1, name: `Hive witnesses ${sfx}` })).toBeVisible();
+    const component = pub.locator("[data-component]");
+    await expect(component).toHaveCount(1);
+    await expect(component).toContainText("Witness node");
+    // The agent reports every 2 s; the snapshot is cached up to 30 s.
+    await expect(async () => {
+      await pub.reload();
+      await expect(pub.locator("[data-component] .sp-pill")).toHaveText("Operational", { timeout: 1_000 });
+    }).toPass({ timeout: 90_000, intervals: [3_000] });
+    const bars = component.locator("svg.sp-bars rect");
+    await expect(bars).toHaveCount(90);
+    const today = bars.last();
+    await expect(today).toHaveClass(/has-incident/);
+    await expect(today.locator("title")).toContainText("uptime");
+    await expect(today.locator("title")).toContainText(`incident: Slow responses ${sfx}`);
+    await expect(pub.getByRole("heading", { name: "Active incidents" })).toBeVisible();
+    await expect(pub.locator(".sp-md strong")).toHaveText("high latency");
+    expect(await pub.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
+    await expect(pub.locator('a[href^="javascript:"]')).toHaveCount(0);
+    await expect(pub.getByRole("figure").first()).toBeVisible();
+    await pub.screenshot({ path: testInfo.outputPath("status-public.png"), fullPage: true });
+
+    // Feeds, JSON and badges.
+    const anon = await playwright.request.newContext({ baseURL });
+    const rss = await anon.get(`/status/${slug}/rss`);
+    expect(rss.headers()["content-type"]).toContain("application/rss+xml");
+    expect(await rss.text()).toContain(`Slow responses ${sfx}`);
+    const atom = await anon.get(`/status/${slug}/atom`);
+    expect(atom.headers()["content-type"]).toContain("application/atom+xml");
+    expect(await atom.text()).toMatch(/^<\?xml[\s\S]*<feed xmlns="http:\/\/www.w3.org\/2005\/Atom">/);
+    const feed = (await (await anon.get(`/status/${slug}/feed.json`)).json()) as {
+      version: string;
+      items: { title: string }[];
+    };
+    expect(feed.version).toBe("https://jsonfeed.org/version/1.1");
+    expect(feed.items[0]?.title).toContain(`Slow responses ${sfx}`);
+    const summary = (await (await anon.get(`/status/${slug}/summary.json`)).json()) as {
+      components: { id: string; name: string; status: string }[];
+    };
+    expect(summary.components).toEqual([expect.objectContaining({ name: "Witness node", status: "operational" })]);
+    const badge = await anon.get(`/status/${slug}/badge/page.svg`);
+    expect(badge.headers()["content-type"]).toContain("image/svg+xml");
+    expect(await badge.text()).toContain("operational");
+    const componentBadge = await anon.get(`/status/${slug}/badge/${summary.components[0]!.id}.svg?metric=uptime`);
+    expect(componentBadge.status()).toBe(200);
+    expect((await anon.get(`/status/${slug}/badge/${enrolled.nodeId}.svg`)).status()).toBe(404);
+
+    // Resolve from the incident page; the public page moves it to past incidents.
+    await page.getByRole("link", { name: `Slow responses ${sfx}` }).click();
+    const update = page.getByTestId("post-update");
+    await update.getByLabel("Status").selectOption("resolved");
+    await update.getByLabel("Message (Markdown)").fill("Fixed: a bad peer was removed.");
+    await update.getByRole("button", { name: "Post update" }).click();
+    await expect(page.getByText("Update posted.")).toBeVisible();
+    await pub.reload();
+    await expect(pub.getByRole("heading", { name: "Active incidents" })).toHaveCount(0);
+    await expect(pub.locator(".sp-incident.resolved")).toContainText(`Slow responses ${sfx}`);
+
+    await anon.dispose();
+    await publicContext.close();
+    await context.close();
+  });
+});
