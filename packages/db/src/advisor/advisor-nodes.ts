@@ -124,7 +124,9 @@ export async function upsertReportedSettings(
      FROM unnest($1::uuid[], $2::jsonb[], $3::timestamptz[]) AS v(node_id, settings, reported_at)
      -- A node deleted meanwhile is skipped (ingest never fails on it).
      WHERE EXISTS (SELECT 1 FROM nodes n WHERE n.id = v.node_id)
-     ON CONFLICT (node_id) DO UPDATE SET settings = EXCLUDED.settings, reported_at = EXCLUDED.reported_at
+     -- Top-level keys merge: a batch that reported only some parts keeps the others' last report.
+     ON CONFLICT (node_id) DO UPDATE SET settings = node_reported_settings.settings || EXCLUDED.settings,
+       reported_at = EXCLUDED.reported_at
      WHERE node_reported_settings.reported_at <= EXCLUDED.reported_at`,
     [rows.map((r) => r.nodeId), rows.map((r) => JSON.stringify(r.settings)), rows.map((r) => r.reportedAt)],
   );

@@ -130,17 +130,38 @@ const uuid = z.string().uuid();
 
 /** The agent's settings group as normalised by the ingest API (bounded: the wire limits apply upstream). */
 export const IngestReportedSettings = z.object({
-  tcpTwReuse: z.number().int().nullable(),
-  tcpFinTimeout: z.number().int().nullable(),
-  somaxconn: z.number().int().nullable(),
-  tcpMaxSynBacklog: z.number().int().nullable(),
-  tcpMaxTwBuckets: z.number().int().nullable(),
-  ipLocalPortRange: z.object({ low: z.number().int(), high: z.number().int(), size: z.number().int() }).nullable(),
+  tcpTwReuse: z.number().int().nullable().optional(),
+  tcpFinTimeout: z.number().int().nullable().optional(),
+  somaxconn: z.number().int().nullable().optional(),
+  tcpMaxSynBacklog: z.number().int().nullable().optional(),
+  tcpMaxTwBuckets: z.number().int().nullable().optional(),
+  ipLocalPortRange: z
+    .object({ low: z.number().int(), high: z.number().int(), size: z.number().int() })
+    .nullable()
+    .optional(),
   tcpTwRecycleLines: z
     .array(z.object({ file: z.string().max(4096), line: z.number().int(), text: z.string().max(1024) }))
-    .max(64),
-  listeningPorts: z.array(z.number().int().min(0).max(65_535)).max(1024).nullable(),
-  shmTotalBytes: z.number().nonnegative().nullable(),
+    .max(64)
+    .optional(),
+  listeningPorts: z.array(z.number().int().min(0).max(65_535)).max(1024).nullable().optional(),
+  shmTotalBytes: z.number().nonnegative().nullable().optional(),
+  /** The busiest outbound destinations of the newest sample that reported them (epoch ms). */
+  outbound: z
+    .object({
+      time: z.number().int().positive(),
+      top: z
+        .array(
+          z.object({
+            ip: z.string().max(45),
+            port: z.number().int().min(0).max(65_535),
+            sockets: z.number().int().nonnegative(),
+            established: z.number().int().nonnegative(),
+            timeWait: z.number().int().nonnegative(),
+          }),
+        )
+        .max(100),
+    })
+    .optional(),
 });
 export type IngestReportedSettings = z.infer<typeof IngestReportedSettings>;
 

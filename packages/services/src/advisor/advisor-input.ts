@@ -1,4 +1,4 @@
-import type { AdvisorInput, AdvisorSettings } from "@rpcpulse/advisor";
+import type { AdvisorInput, AdvisorOutboundDestination, AdvisorSettings } from "@rpcpulse/advisor";
 import type { AdvisorNodeRow, AdvisorWindow, ReportedSettingsRow } from "@rpcpulse/db";
 import { z } from "zod";
 
@@ -37,6 +37,36 @@ export function toAdvisorSettings(row: ReportedSettingsRow | null): AdvisorSetti
   };
 }
 
+const Outbound = z
+  .object({
+    time: z.number(),
+    top: z.array(
+      z.object({
+        ip: z.string(),
+        port: z.number(),
+        sockets: z.number(),
+        established: z.number(),
+        timeWait: z.number(),
+      }),
+    ),
+  })
+  .nullable()
+  .catch(null);
+
+/**
+ * The busiest outbound destinations the agent reported last, when that report falls inside the
+ * window (the advisor's per-destination rules; without it they read the aggregate series).
+ */
+export function toAdvisorOutbound(
+  row: ReportedSettingsRow | null,
+  window: { from: Date; to: Date },
+): AdvisorOutboundDestination[] {
+  const outbound = Outbound.parse(row?.settings.outbound ?? null);
+  if (!outbound || outbound.time < window.from.getTime() || outbound.time >= window.to.getTime()) return [];
+  const time = new Date(outbound.time);
+  return outbound.top.map((d) => ({ time, ...d }));
+}
+
 function portOf(url: string | null): number | null {
   if (!url) return null;
   try {
@@ -54,6 +84,7 @@ export function toAdvisorInput(
   node: AdvisorNodeRow,
   window: AdvisorWindow,
   settings: AdvisorSettings | null,
+  outbound: AdvisorOutboundDestination[] = [],
 ): AdvisorInput {
   const rpcPort = portOf(node.localRpcUrl);
   const publicPorts = [...new Set([portOf(node.publicUrl), rpcPort].filter((p): p is number => p !== null))];
@@ -72,6 +103,7 @@ export function toAdvisorInput(
       to: window.to,
       samples: window.samples,
       remoteIps: window.remoteIps,
+      ...(outbound.length > 0 ? { outbound } : {}),
     },
     settings,
   };

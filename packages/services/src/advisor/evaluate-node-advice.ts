@@ -11,7 +11,7 @@ import {
   type PrismaClient,
   type SqlClient,
 } from "@rpcpulse/db";
-import { toAdvisorInput, toAdvisorSettings } from "./advisor-input.js";
+import { toAdvisorInput, toAdvisorOutbound, toAdvisorSettings } from "./advisor-input.js";
 import { planSuggestionChanges } from "./plan-suggestions.js";
 
 export interface AdvisorDeps {
@@ -55,7 +55,8 @@ export async function evaluateNodeAdvice(
   ]);
   const settings = toAdvisorSettings(reported);
   // No samples in the window: nothing to say either way (never clears a condition on silence).
-  const drafts = window.samples.length > 0 ? evaluateNode(toAdvisorInput(node, window, settings)) : null;
+  const outbound = toAdvisorOutbound(reported, window);
+  const drafts = window.samples.length > 0 ? evaluateNode(toAdvisorInput(node, window, settings, outbound)) : null;
   const steps = drafts
     ? planSuggestionChanges({
         organizationId: node.organizationId,

@@ -16,21 +16,45 @@ export interface NormalisedBatch {
   /** The node software's version as the newest sample saw it. */
   clientVersion: string | null;
   /**
-   * Kernel settings of the newest sample that reported them (the wire `settings` group plus the
-   * listening ports and the /dev/shm size): what the tuning advisor reads. null = none reported.
+   * What the tuning advisor reads besides the samples, newest report of each part: the kernel
+   * settings (wire `settings` group, with the listening ports and the /dev/shm size) and the busiest
+   * outbound destinations. null = neither reported.
    */
   settings: ReportedSettings | null;
 }
 
-export type ReportedSettings = NonNullable<AgentSample["settings"]> & {
-  listeningPorts: number[] | null;
-  shmTotalBytes: number | null;
+export type ReportedSettings = Partial<NonNullable<AgentSample["settings"]>> & {
+  listeningPorts?: number[] | null;
+  shmTotalBytes?: number | null;
+  /** Outbound sockets per destination at `time` (epoch ms). */
+  outbound?: {
+    time: number;
+    top: { ip: string; port: number; sockets: number; established: number; timeWait: number }[];
+  };
 };
 
 function settingsOf(s: AgentSample): ReportedSettings | null {
-  if (!s.settings) return null;
-  const shm = s.disks.find((d) => d.path === SHM);
-  return { ...s.settings, listeningPorts: s.tcp?.listeningPorts ?? null, shmTotalBytes: shm?.totalBytes ?? null };
+  const out: ReportedSettings = {};
+  if (s.settings) {
+    const shm = s.disks.find((d) => d.path === SHM);
+    Object.assign(out, s.settings, {
+      listeningPorts: s.tcp?.listeningPorts ?? null,
+      shmTotalBytes: shm?.totalBytes ?? null,
+    });
+  }
+  if (s.outbound) {
+    out.outbound = {
+      time: Date.parse(s.collectedAt),
+      top: s.outbound.top.map(({ ip, port, sockets, established, timeWait }) => ({
+        ip,
+        port,
+        sockets,
+        established,
+        timeWait,
+      })),
+    };
+  }
+  return Object.keys(out).length > 0 ? out : null;
 }
 
 const SHM = "/dev/shm";
@@ -135,7 +159,8 @@ export function normaliseAgentBatch(batch: AgentBatch): NormalisedBatch {
       remoteIps.conns.push(peer.connections);
     }
     clientVersion = sample.chain?.clientVersion ?? clientVersion;
-    settings = settingsOf(sample) ?? settings;
+    const reported = settingsOf(sample);
+    if (reported) settings = { ...settings, ...reported };
   });
   return { samples: columns as NormalisedSampleColumns, remoteIps, clientVersion, settings };
 }
