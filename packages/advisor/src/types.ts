@@ -268,7 +268,11 @@ export interface SuggestionDraft {
   expectedEffect: string;
   verification: SuggestionVerification;
   sources: SourceRef[];
-  /** Lets the app detect "applied" when a reported setting reaches the expected value. */
+  /**
+   * Lets the app detect "applied" when a reported setting reaches the expected value. `setting` is
+   * a key of AdvisorSettings; `expected` is an exact value ("[]" for an empty list) or a numeric
+   * comparison (">=8192", "<=30"); for ipLocalPortRange a comparison is on the range size.
+   */
   appliesWhen?: { setting: keyof AdvisorSettings | string; expected: string };
 }
 

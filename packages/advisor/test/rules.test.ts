@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { evaluateNode, RULES, type SuggestionDraft } from "../src/index.js";
 import { CASES } from "./catalogue.js";
-import { GIB, build, defaultIps, faulty } from "./fixtures.js";
+import { DEFAULT_SETTINGS, GIB, build, defaultIps, faulty } from "./fixtures.js";
 
 const only = (drafts: SuggestionDraft[], ruleId: string) => drafts.filter((d) => d.ruleId === ruleId);
 const one = (drafts: SuggestionDraft[], ruleId: string) => {
@@ -265,6 +265,15 @@ describe("numbers and gates", () => {
     const sc = one(evaluateNode(faulty.sidecar(1500)), "sidecar-block-latency");
     assert.match(sc.snippets[0]!.content, /noFees=true/);
     assert.ok(sc.caveats.some((c) => c.includes("polkadot-rest-api")));
+  });
+  it("appliesWhen names an AdvisorSettings key with an exact value or a numeric comparison", () => {
+    const keys = new Set(Object.keys(DEFAULT_SETTINGS));
+    const seen = CASES.flatMap((c) => evaluateNode(c.input)).flatMap((d) => (d.appliesWhen ? [d.appliesWhen] : []));
+    assert.ok(seen.length >= 4);
+    for (const a of seen) {
+      assert.ok(keys.has(a.setting), a.setting);
+      assert.match(a.expected, /^(\[\]|(>=|<=)\d+)$/, a.expected);
+    }
   });
   it("thresholds can be overridden", () => {
     assert.equal(

@@ -256,7 +256,6 @@ const nethermindPeersAtCap: Rule = {
           how: "Compare lag an hour before and after.",
         },
         sources: sources("nethermindPerf", "nethermindPr254"),
-        appliesWhen: { setting: "Network.MaxActivePeers", expected: String(target) },
       }),
     ];
   },

@@ -134,7 +134,7 @@ const twBucketOverflow: Rule = {
           how: "Compare overflow increases per sample before and after.",
         },
         sources: sources("ipSysctl", "bernat"),
-        appliesWhen: current ? { setting: "tcpMaxTwBuckets", expected: String(doubled) } : undefined,
+        appliesWhen: current ? { setting: "tcpMaxTwBuckets", expected: `>=${doubled}` } : undefined,
       }),
     ];
   },

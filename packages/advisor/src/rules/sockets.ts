@@ -89,7 +89,7 @@ const finWait2: Rule = {
           how: "Compare FIN_WAIT2 counts 30 min before and after.",
         },
         sources: sources("ipSysctl", "tcp7"),
-        appliesWhen: snippets.length ? { setting: "tcpFinTimeout", expected: String(proposed) } : undefined,
+        appliesWhen: snippets.length ? { setting: "tcpFinTimeout", expected: `<=${proposed}` } : undefined,
       }),
     ];
   },
@@ -261,7 +261,7 @@ const listenOverflows: Rule = {
           how: "Compare ListenOverflows increases per sample over an hour before and after.",
         },
         sources: sources("snmpCounter", "ipSysctl", "nginxCore"),
-        appliesWhen: proposed > somaxconn ? { setting: "somaxconn", expected: String(proposed) } : undefined,
+        appliesWhen: proposed > somaxconn ? { setting: "somaxconn", expected: `>=${proposed}` } : undefined,
       }),
     ];
   },

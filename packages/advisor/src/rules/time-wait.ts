@@ -185,7 +185,7 @@ const outboundExhaustion: Rule = {
             how: "Compare the outbound sockets / range ratio 30 min before and after the change.",
           },
           sources: sources("bernat", "ipSysctl", "nginxUpstream"),
-          appliesWhen: w ? { setting: "ipLocalPortRange", expected: `${w.low} ${w.high}` } : undefined,
+          appliesWhen: w ? { setting: "ipLocalPortRange", expected: `>=${w.size}` } : undefined,
         }),
       );
     }
