@@ -4,3 +4,4 @@ export * from "./endpoint-rankings.js";
 export * from "./probe-samples.js";
 export * from "./vantage-endpoints.js";
 export * from "./endpoint-claims.js";
+export * from "./network-observations.js";

@@ -11,3 +11,5 @@ export * from "./seed-demo-directory.js";
 export * from "./vantage-endpoint-filter.js";
 export * from "./record-vantage-probes.js";
 export * from "./claims/index.js";
+export * from "./network-head.js";
+export * from "./get-endpoint-diagnostics.js";

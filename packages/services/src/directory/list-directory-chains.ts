@@ -1,17 +1,22 @@
 import { summarizeDirectoryNetworks, type SqlClient } from "@rpcpulse/db";
+import { getNetworkHead } from "./network-head.js";
 import type { ChainsResponse } from "./schemas.js";
 
-/** Every network of the catalogue with its endpoint counts and newest ranking time. */
-export async function listDirectoryChains(deps: { sql: SqlClient }): Promise<ChainsResponse> {
+/** Every network of the catalogue with its endpoint counts, newest ranking time and consensus head. */
+export async function listDirectoryChains(deps: { sql: SqlClient; now?: () => Date }): Promise<ChainsResponse> {
   const rows = await summarizeDirectoryNetworks(deps.sql);
+  const heads = await Promise.all(
+    rows.map((r) => (r.total > 0 ? getNetworkHead(deps, { network: r.network }).catch(() => null) : null)),
+  );
   return {
-    chains: rows.map((r) => ({
+    chains: rows.map((r, i) => ({
       network: r.network,
       chain: r.chain,
       name: r.name,
       families: r.families,
       endpoints: { total: r.total, active: r.active, probation: r.probation, dead: r.dead },
       updatedAt: r.updatedAt?.toISOString() ?? null,
+      head: heads[i] ?? null,
     })),
   };
 }

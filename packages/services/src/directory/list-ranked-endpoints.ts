@@ -1,8 +1,16 @@
 import { AppError } from "@rpcpulse/config";
-import { ALL_REGIONS, listRankedRows, type RankedListRow, type RankingKey, type SqlClient } from "@rpcpulse/db";
+import {
+  ALL_REGIONS,
+  listRankedRows,
+  listRankingRegions,
+  type RankedListRow,
+  type RankingKey,
+  type SqlClient,
+} from "@rpcpulse/db";
 import { findNetwork } from "@rpcpulse/domain";
 import { SCORING } from "@rpcpulse/prober";
 import { z } from "zod";
+import { getNetworkHead, type NetworkHeadSummary } from "./network-head.js";
 import { presentRankedRow } from "./present.js";
 import { DirectoryCapability, DirectoryWindow, type RankedListResponse } from "./schemas.js";
 
@@ -27,10 +35,15 @@ export type ListRankedEndpointsInput = z.input<typeof ListRankedEndpointsInput>;
  */
 const MEMO_FRESH_MS = 5_000;
 const MEMO_STALE_MS = 60_000;
-type Base = { rows: RankedListRow[]; at: number };
+type Base = { rows: RankedListRow[]; regions: string[]; at: number };
 interface Memo {
   bases: Map<string, { at: number; value: Promise<Base>; refreshing: boolean }>;
-  answers: Map<string, { base: Base; value: RankedListResponse }>;
+  answers: Map<string, { base: Base; head: NetworkHeadSummary | null; value: RankedListResponse }>;
+}
+
+async function readBase(sql: SqlClient, key: RankingKey, now: number): Promise<Base> {
+  const [rows, regions] = await Promise.all([listRankedRows(sql, key), listRankingRegions(sql, key.network)]);
+  return { rows, regions: regions.filter((r) => r !== ALL_REGIONS), at: now };
 }
 const memos = new WeakMap<object, Memo>();
 
@@ -47,7 +60,7 @@ function loadBase(sql: SqlClient, memo: Memo, key: RankingKey, now: number): Pro
   if (hit && now - hit.at < MEMO_STALE_MS) {
     if (!hit.refreshing) {
       hit.refreshing = true;
-      const next = listRankedRows(sql, key).then((rows) => ({ rows, at: now }));
+      const next = readBase(sql, key, now);
       next.then(
         () => memo.bases.set(id, { at: now, value: next, refreshing: false }),
         () => (hit.refreshing = false),
@@ -55,7 +68,7 @@ function loadBase(sql: SqlClient, memo: Memo, key: RankingKey, now: number): Pro
     }
     return hit.value;
   }
-  const value = listRankedRows(sql, key).then((rows) => ({ rows, at: now }));
+  const value = readBase(sql, key, now);
   memo.bases.set(id, { at: now, value, refreshing: false });
   value.catch(() => memo.bases.delete(id));
   if (memo.bases.size > 1_000) memo.bases.delete(memo.bases.keys().next().value as string);
@@ -74,26 +87,26 @@ export async function listRankedEndpoints(
   if (!findNetwork(q.network)) throw new AppError("NOT_FOUND", `Unknown network "${q.network}".`);
   const now = deps.now?.() ?? new Date();
   const memo = memoOf(deps.sql);
-  const base = await loadBase(
-    deps.sql,
-    memo,
-    { network: q.network, window: q.window, region: q.region },
-    now.getTime(),
-  );
+  const [base, head] = await Promise.all([
+    loadBase(deps.sql, memo, { network: q.network, window: q.window, region: q.region }, now.getTime()),
+    getNetworkHead(deps, { network: q.network }).catch(() => null),
+  ]);
   const key = JSON.stringify([q.network, q.region, [...q.capabilities].sort(), q.minScore, q.window]);
   const answer = memo.answers.get(key);
-  if (answer && answer.base === base) return answer.value;
-  const value = presentList(base.rows, q, now);
-  memo.answers.set(key, { base, value });
+  if (answer && answer.base === base && answer.head === head) return answer.value;
+  const value = presentList(base, head, q, now);
+  memo.answers.set(key, { base, head, value });
   if (memo.answers.size > 5_000) memo.answers.delete(memo.answers.keys().next().value as string);
   return value;
 }
 
 function presentList(
-  rows: readonly RankedListRow[],
+  base: Base,
+  head: NetworkHeadSummary | null,
   q: z.output<typeof ListRankedEndpointsInput>,
   now: Date,
 ): RankedListResponse {
+  const rows = base.rows;
   const endpoints = rows
     .map((r) => presentRankedRow(r, now))
     .filter((e) => e.score >= q.minScore && q.capabilities.every((c) => e.capabilities[c]));
@@ -104,6 +117,8 @@ function presentList(
     region: q.region,
     scoringVersion: SCORING.version,
     updatedAt: updatedAt?.toISOString() ?? null,
+    regions: base.regions,
+    networkHead: head,
     endpoints,
   };
 }

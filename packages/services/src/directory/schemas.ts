@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { NetworkHeadSummary } from "./network-head.js";
 
 /**
  * Response shapes of the public directory JSON API (v1). Declared once: the route handlers
@@ -25,6 +26,7 @@ export const ChainSummary = z
       dead: z.number().int(),
     }),
     updatedAt: isoDate.nullable().meta({ description: "Newest ranking snapshot of this network." }),
+    head: NetworkHeadSummary.nullable().meta({ description: "Consensus network head; null without agreement." }),
   })
   .strict();
 export type ChainSummary = z.infer<typeof ChainSummary>;
@@ -99,6 +101,10 @@ export const RankedListResponse = z
     region: z.string(),
     scoringVersion: z.string(),
     updatedAt: isoDate.nullable(),
+    regions: z
+      .array(z.string())
+      .meta({ description: "Regions with their own ranking in this network (values for the region filter)." }),
+    networkHead: NetworkHeadSummary.nullable(),
     endpoints: z.array(RankedEndpoint),
   })
   .strict();

@@ -1,0 +1,57 @@
+import { listLatestHeadObservations, type SqlClient } from "@rpcpulse/db";
+import { findNetwork } from "@rpcpulse/domain";
+import { computeNetworkHead } from "@rpcpulse/prober";
+import { z } from "zod";
+
+/** The consensus head of a network as the public pages and the API show it. */
+export const NetworkHeadSummary = z
+  .object({
+    block: z.number().int().meta({ description: "Consensus head projected to `at` (not the maximum reported)." }),
+    at: z.iso.datetime(),
+    agreeing: z.number().int().meta({ description: "Endpoints within the agreement band of the head." }),
+    considered: z.number().int().meta({ description: "Fresh, healthy endpoints considered." }),
+  })
+  .strict();
+export type NetworkHeadSummary = z.infer<typeof NetworkHeadSummary>;
+
+const OBSERVATION_WINDOW_MS = 5 * 60_000;
+const MEMO_FRESH_MS = 5_000;
+const memos = new WeakMap<object, Map<string, { at: number; value: Promise<NetworkHeadSummary | null> }>>();
+
+async function computeHead(sql: SqlClient, network: string, now: number): Promise<NetworkHeadSummary | null> {
+  const info = findNetwork(network);
+  if (!info) return null;
+  const rows = await listLatestHeadObservations(sql, { network, since: new Date(now - OBSERVATION_WINDOW_MS) });
+  const head = computeNetworkHead(
+    rows.map((r) => ({
+      endpointId: r.endpointId,
+      ok: r.ok,
+      headBlock: r.headBlock,
+      headTime: r.headTime?.getTime() ?? null,
+      observedAt: r.observedAt.getTime(),
+    })),
+    { now, blockIntervalMs: info.blockIntervalMs },
+  );
+  if (head.head === null) return null;
+  return { block: head.head, at: new Date(now).toISOString(), agreeing: head.supporters, considered: head.considered };
+}
+
+/**
+ * The network's consensus head now (computeNetworkHead over each endpoint's latest probe of the last
+ * 5 minutes: two endpoints must agree, a bogus future head is ignored); null without consensus.
+ * Memoised per pool for 5 s.
+ */
+export function getNetworkHead(
+  deps: { sql: SqlClient; now?: () => Date },
+  input: { network: string },
+): Promise<NetworkHeadSummary | null> {
+  const now = (deps.now?.() ?? new Date()).getTime();
+  let memo = memos.get(deps.sql);
+  if (!memo) memos.set(deps.sql, (memo = new Map()));
+  const hit = memo.get(input.network);
+  if (hit && now - hit.at < MEMO_FRESH_MS && now >= hit.at) return hit.value;
+  const value = computeHead(deps.sql, input.network, now);
+  memo.set(input.network, { at: now, value });
+  value.catch(() => memo.delete(input.network));
+  return value;
+}
