@@ -194,4 +194,87 @@ test.describe("tenant isolation", () => {
     };
     expect(summary.activeIncidents).toHaveLength(1);
   });
+
+  test("status pages, components, incidents and their admin pages of another organization are refused", async () => {
+    const bobOrg = bob.organization.id;
+    const aliceOrg = alice.organization.id;
+    const created = await bob.api.post(`/api/orgs/${bobOrg}/status-pages`, {
+      data: { slug: `bob-status-${bobOrg.slice(0, 8).toLowerCase()}`, title: "Bob status", isPublic: true },
+    });
+    expect(created.status()).toBe(201);
+    const { id: pageId } = (await created.json()) as { id: string };
+    const incident = await bob.api.post(`/api/orgs/${bobOrg}/status-pages/${pageId}/incidents`, {
+      data: { title: "Bob incident", body: "Investigating." },
+    });
+    expect(incident.status()).toBe(201);
+    const { id: incidentId } = (await incident.json()) as { id: string };
+    // Own organization, bad input: 400 with a reason.
+    const bad = await alice.api.post(`/api/orgs/${aliceOrg}/status-pages`, { data: { slug: "No Way!", title: "" } });
+    expect(bad.status()).toBe(400);
+
+    const calls: [string, () => Promise<{ status(): number }>][] = [
+      ["GET status-pages", () => alice.api.get(`/api/orgs/${bobOrg}/status-pages`)],
+      [
+        "POST status-pages",
+        () => alice.api.post(`/api/orgs/${bobOrg}/status-pages`, { data: { slug: "x-x", title: "x" } }),
+      ],
+      ["GET page", () => alice.api.get(`/api/orgs/${bobOrg}/status-pages/${pageId}`)],
+      ["GET foreign page via own org", () => alice.api.get(`/api/orgs/${aliceOrg}/status-pages/${pageId}`)],
+      [
+        "PATCH foreign page via own org",
+        () => alice.api.patch(`/api/orgs/${aliceOrg}/status-pages/${pageId}`, { data: { slug: "stolen", title: "x" } }),
+      ],
+      ["DELETE foreign page via own org", () => alice.api.delete(`/api/orgs/${aliceOrg}/status-pages/${pageId}`)],
+      ["GET page not-a-uuid", () => alice.api.get(`/api/orgs/${aliceOrg}/status-pages/not-a-uuid`)],
+      [
+        "POST component on foreign page",
+        () =>
+          alice.api.post(`/api/orgs/${aliceOrg}/status-pages/${pageId}/components`, {
+            data: { ref: "node:00000000-0000-4000-8000-000000000000" },
+          }),
+      ],
+      [
+        "POST incident on foreign page",
+        () =>
+          alice.api.post(`/api/orgs/${aliceOrg}/status-pages/${pageId}/incidents`, { data: { title: "x", body: "y" } }),
+      ],
+      [
+        "POST update on foreign incident",
+        () =>
+          alice.api.post(`/api/orgs/${aliceOrg}/incidents/${incidentId}/updates`, {
+            data: { status: "resolved", body: "stolen" },
+          }),
+      ],
+      [
+        "POST update via foreign org",
+        () =>
+          alice.api.post(`/api/orgs/${bobOrg}/incidents/${incidentId}/updates`, {
+            data: { status: "resolved", body: "stolen" },
+          }),
+      ],
+    ];
+    for (const [name, call] of calls) {
+      const status = (await call()).status();
+      expect([403, 404], `${name} answered ${status}`).toContain(status);
+    }
+    for (const path of [
+      `/app/o/${bob.organization.slug}/status-pages`,
+      `/app/o/${bob.organization.slug}/status-pages/${pageId}`,
+      `/app/o/${alice.organization.slug}/status-pages/${pageId}`,
+      `/app/o/${alice.organization.slug}/status-pages/${pageId}/incidents/${incidentId}`,
+      `/app/o/${alice.organization.slug}/status-pages/not-a-uuid`,
+    ]) {
+      const status = (await alice.api.get(path, { maxRedirects: 0 })).status();
+      expect([403, 404], `${path} answered ${status}`).toContain(status);
+    }
+    // Nothing changed: the page is Bob's, public, and the incident is still open.
+    const page = (await (await bob.api.get(`/api/orgs/${bobOrg}/status-pages/${pageId}`)).json()) as { title: string };
+    expect(page.title).toBe("Bob status");
+    const summary = (await (
+      await alice.api.get(`/status/bob-status-${bobOrg.slice(0, 8).toLowerCase()}/summary.json`)
+    ).json()) as {
+      activeIncidents: unknown[];
+    };
+    expect(summary.activeIncidents).toHaveLength(1);
+  });
 });
