@@ -27,6 +27,9 @@ export ADVISOR_INTERVAL_MS=${ADVISOR_INTERVAL_MS:-20000}
 export ADVISOR_WINDOW_MINUTES=${ADVISOR_WINDOW_MINUTES:-5}
 export ADVISOR_CLEAR_MINUTES=${ADVISOR_CLEAR_MINUTES:-10}
 export ADVISOR_VERIFY_WINDOW_MINUTES=${ADVISOR_VERIFY_WINDOW_MINUTES:-5}
+# Alert notifications go to a local webhook receiver (scripts/demo-webhook-receiver.ts) in the demo.
+export NOTIFY_ALLOW_PRIVATE=true
+DEMO_WEBHOOK_PORT=${DEMO_WEBHOOK_PORT:-3005}
 mkdir -p var
 # A stable secret for this checkout's demo; real deployments set BETTER_AUTH_SECRET themselves.
 if [ -z "${BETTER_AUTH_SECRET:-}" ]; then
@@ -68,6 +71,11 @@ node_modules/.bin/tsx scripts/demo-directory.ts --simnet packages/simnet/demo.js
 node_modules/.bin/tsx scripts/demo-status.ts
 # hive-api (port 18091) gets a connection flood from one address, for the per-IP views and advice.
 start_bg flood node_modules/.bin/tsx scripts/demo-flood.ts --port 18091 --from 127.0.0.77 --connections 150
+# Alert rules the demo fleet trips for real, notifying a signed webhook on a local receiver.
+node_modules/.bin/tsx scripts/demo-alerts.ts --webhook-url "http://127.0.0.1:$DEMO_WEBHOOK_PORT/alerts" \
+  --secret-file var/demo/webhook-secret
+start_bg webhook-receiver node_modules/.bin/tsx scripts/demo-webhook-receiver.ts --port "$DEMO_WEBHOOK_PORT" \
+  --secret-file var/demo/webhook-secret
 
 cat >&2 <<MSG
 
@@ -77,6 +85,7 @@ cat >&2 <<MSG
     Directory: $APP_BASE_URL/directory   (public, no sign-in; ranked within a few minutes)
     Advisor: $APP_BASE_URL/app/o/demo-fleet/advisor   (hive-api's flood suggestion within ~2 minutes)
     Status:  $APP_BASE_URL/status/demo   (public status page of the demo fleet)
+    Alerts:  $APP_BASE_URL/app/o/demo-fleet/alerts   (webhook deliveries: var/log/webhook-receiver.log)
     Health:  $APP_BASE_URL/api/health
     Ingest:  http://127.0.0.1:$INGEST_PORT/v1/ingest
     Logs:    var/log/*.log

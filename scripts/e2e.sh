@@ -22,6 +22,9 @@ export PROBE_ALLOW_PRIVATE=true
 # listed on probation instead of failing DNS look-ups every round. Unset it on a connected host.
 export PROBE_ONLY_PRIVATE=${PROBE_ONLY_PRIVATE:-true}
 export E2E_BASE_URL=$APP_BASE_URL
+# Alerting: evaluate every 2 s; deliveries may reach the spec's loopback webhook receiver.
+export ALERT_EVALUATE_INTERVAL_MS=2000
+export NOTIFY_ALLOW_PRIVATE=true
 export NODE_ENV=production
 
 [ -x /usr/bin/chromium ] || die "Chromium is missing: apt-get install -y chromium (see .ci/run)"

@@ -109,7 +109,11 @@ if (mode === "workspaces") {
   }
 } else if (mode === "e2e") {
   const tally = readTally();
-  tally.suites.push(await runSuite("e2e", "npx", ["playwright", "test", "--reporter=list"], path.join(root, "e2e")));
+  // E2E_GREP narrows the run to matching tests (e.g. E2E_GREP=alerting bash scripts/e2e.sh).
+  const grep = process.env.E2E_GREP ? ["--grep", process.env.E2E_GREP] : [];
+  tally.suites.push(
+    await runSuite("e2e", "npx", ["playwright", "test", "--reporter=list", ...grep], path.join(root, "e2e")),
+  );
   writeTally(tally);
 } else if (mode === "reset") {
   writeTally({ suites: [] });

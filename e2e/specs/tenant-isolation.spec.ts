@@ -103,6 +103,105 @@ test.describe("tenant isolation", () => {
     }
   });
 
+  test("alert rules, channels, tests and the delivery log of another organization are refused", async () => {
+    const bobOrg = bob.organization.id;
+    const aliceOrg = alice.organization.id;
+    const channel = await bob.api.post(`/api/orgs/${bobOrg}/alert-channels`, {
+      data: { name: "bob hook", type: "webhook", url: "https://hooks.example.com/bob" },
+    });
+    expect(channel.status()).toBe(201);
+    const { id: channelId, signingSecret } = (await channel.json()) as { id: string; signingSecret: string };
+    expect(signingSecret).toMatch(/^whsec_/);
+    const rule = await bob.api.post(`/api/orgs/${bobOrg}/alert-rules`, {
+      data: { name: "bob lag", type: "lag", target: "org", threshold: 10, channelIds: [channelId] },
+    });
+    expect(rule.status()).toBe(201);
+    const { id: ruleId } = (await rule.json()) as { id: string };
+    // Own organization, bad input: 400 with a reason, nothing written.
+    const bad = await alice.api.post(`/api/orgs/${aliceOrg}/alert-rules`, {
+      data: { name: "x", type: "lag", target: "org", threshold: 5, degraded: 9 },
+    });
+    expect(bad.status()).toBe(400);
+    expect(((await bad.json()) as { error: { message: string } }).error.message).toMatch(/degraded/);
+    // Routing a rule to another organization's channel is refused too.
+    const stolenRoute = await alice.api.post(`/api/orgs/${aliceOrg}/alert-rules`, {
+      data: { name: "x", type: "lag", target: "org", channelIds: [channelId] },
+    });
+    expect(stolenRoute.status()).toBe(400);
+
+    const calls: [string, () => Promise<{ status(): number }>][] = [
+      ["GET alerts", () => alice.api.get(`/api/orgs/${bobOrg}/alerts`)],
+      ["GET alert-rules", () => alice.api.get(`/api/orgs/${bobOrg}/alert-rules`)],
+      [
+        "POST alert-rules",
+        () => alice.api.post(`/api/orgs/${bobOrg}/alert-rules`, { data: { name: "x", type: "lag", target: "org" } }),
+      ],
+      [
+        "PUT rule",
+        () =>
+          alice.api.put(`/api/orgs/${bobOrg}/alert-rules/${ruleId}`, {
+            data: { name: "x", type: "lag", target: "org" },
+          }),
+      ],
+      ["DELETE rule", () => alice.api.delete(`/api/orgs/${bobOrg}/alert-rules/${ruleId}`)],
+      [
+        "PUT foreign rule via own org",
+        () =>
+          alice.api.put(`/api/orgs/${aliceOrg}/alert-rules/${ruleId}`, {
+            data: { name: "x", type: "lag", target: "org" },
+          }),
+      ],
+      ["DELETE foreign rule via own org", () => alice.api.delete(`/api/orgs/${aliceOrg}/alert-rules/${ruleId}`)],
+      ["DELETE rule not-a-uuid", () => alice.api.delete(`/api/orgs/${aliceOrg}/alert-rules/not-a-uuid`)],
+      ["GET alert-channels", () => alice.api.get(`/api/orgs/${bobOrg}/alert-channels`)],
+      [
+        "POST alert-channels",
+        () =>
+          alice.api.post(`/api/orgs/${bobOrg}/alert-channels`, {
+            data: { name: "x", type: "email", to: "a@example.com" },
+          }),
+      ],
+      ["DELETE channel", () => alice.api.delete(`/api/orgs/${bobOrg}/alert-channels/${channelId}`)],
+      ["POST channel test", () => alice.api.post(`/api/orgs/${bobOrg}/alert-channels/${channelId}/test`)],
+      [
+        "DELETE foreign channel via own org",
+        () => alice.api.delete(`/api/orgs/${aliceOrg}/alert-channels/${channelId}`),
+      ],
+      [
+        "POST foreign channel test via own org",
+        () => alice.api.post(`/api/orgs/${aliceOrg}/alert-channels/${channelId}/test`),
+      ],
+      ["GET alerts page", () => alice.api.get(`/app/o/${bob.organization.slug}/alerts`, { maxRedirects: 0 })],
+      [
+        "GET alerts page editing bob's rule",
+        () => alice.api.get(`/app/o/${bob.organization.slug}/alerts?edit=${ruleId}`, { maxRedirects: 0 }),
+      ],
+    ];
+    for (const [name, call] of calls) {
+      const status = (await call()).status();
+      expect([403, 404], `${name} answered ${status}`).toContain(status);
+    }
+    // Bob's rule and channel are untouched; the secret is not in any listing.
+    const rules = (await (await bob.api.get(`/api/orgs/${bobOrg}/alert-rules`)).json()) as {
+      rules: { id: string; name: string }[];
+    };
+    expect(rules.rules).toEqual([expect.objectContaining({ id: ruleId, name: "bob lag" })]);
+    const channels = await bob.api.get(`/api/orgs/${bobOrg}/alert-channels`);
+    const listed = await channels.text();
+    expect(listed).toContain(channelId);
+    expect(listed).not.toContain(signingSecret);
+    // Alice's own organization shows none of it.
+    const own = (await (await alice.api.get(`/api/orgs/${aliceOrg}/alerts`)).json()) as {
+      deliveries: unknown[];
+      active: unknown[];
+    };
+    expect(own.deliveries).toEqual([]);
+    expect(own.active).toEqual([]);
+    const ownPage = await alice.api.get(`/app/o/${alice.organization.slug}/alerts?edit=${ruleId}`);
+    expect(ownPage.status()).toBe(200);
+    expect(await ownPage.text()).not.toContain("bob lag");
+  });
+
   test("anonymous and cross-origin callers are refused", async ({ playwright, baseURL }) => {
     const anonymous = await playwright.request.newContext({
       baseURL,

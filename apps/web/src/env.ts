@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { databaseEnv, loadEnvOrExit, loggingEnv, redisEnv, runtimeEnv } from "@rpcpulse/config";
+import { databaseEnv, loadEnvOrExit, loggingEnv, redisEnv, runtimeEnv, secretsEnv } from "@rpcpulse/config";
 
 /**
  * The web app's environment: one schema, parsed once at start (instrumentation.ts) and on first
@@ -11,6 +11,7 @@ export const webEnvShape = {
   ...redisEnv,
   ...loggingEnv,
   ...runtimeEnv,
+  ...secretsEnv,
   /** Signs session cookies. Required in production; at least 32 characters. */
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /** Public origin of the app; the only origin trusted for state-changing requests. */

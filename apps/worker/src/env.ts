@@ -111,10 +111,13 @@ export const workerEnvShape = {
     .refine((v) => v.startsWith("http://") || v.startsWith("https://"), "must be an http(s) URL")
     .optional(),
   /** The SMTP relay for email channels and status-page mail: smtp://user:pass@host:587 or smtps://host:465. */
-  SMTP_URL: z
-    .string()
-    .regex(/^smtps?:\/\/\S+$/, "must be smtp://… or smtps://…")
-    .optional(),
+  SMTP_URL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .regex(/^smtps?:\/\/\S+$/, "must be smtp://… or smtps://…")
+      .optional(),
+  ),
   SMTP_FROM: z.string().min(3).max(320).default("RPC Pulse <alerts@localhost>"),
   /** Refuse to send unless STARTTLS succeeds (smtp:// URLs). */
   SMTP_REQUIRE_TLS: flag("false"),

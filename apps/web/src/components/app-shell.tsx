@@ -8,7 +8,7 @@ export function AppShell(props: {
   user: { name: string; email: string };
   orgs: { slug: string; name: string }[];
   currentSlug?: string;
-  active?: "fleet" | "advisor" | "status" | "endpoints" | "settings" | "account";
+  active?: "fleet" | "advisor" | "alerts" | "status" | "endpoints" | "settings" | "account";
   children: ReactNode;
 }) {
   const { currentSlug, active } = props;
@@ -27,6 +27,9 @@ export function AppShell(props: {
             </Link>
             <Link href={`/app/o/${currentSlug}/advisor`} aria-current={active === "advisor" ? "page" : undefined}>
               Advisor
+            </Link>
+            <Link href={`/app/o/${currentSlug}/alerts`} aria-current={active === "alerts" ? "page" : undefined}>
+              Alerts
             </Link>
             <Link href={`/app/o/${currentSlug}/status-pages`} aria-current={active === "status" ? "page" : undefined}>
               Status pages

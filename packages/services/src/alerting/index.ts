@@ -10,3 +10,4 @@ export * from "./evaluate-alerts.js";
 export * from "./manage-alert-rules.js";
 export * from "./manage-alert-channels.js";
 export * from "./get-alerts-overview.js";
+export * from "./seed-demo-alerts.js";

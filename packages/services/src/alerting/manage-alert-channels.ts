@@ -14,6 +14,14 @@ import type { AlertingDeps } from "./alerting-deps.js";
 import { encryptSecret } from "./channel-secrets.js";
 import { queueStoredDelivery, serialiseMessage } from "./enqueue-delivery.js";
 
+const Uuid = z.string().uuid();
+
+/** Ids that cannot exist (not a UUID) are NOT_FOUND too, never a database error. */
+function requireId(id: string): string {
+  if (!Uuid.safeParse(id).success) throw new AppError("NOT_FOUND", "Channel not found.");
+  return id;
+}
+
 const ChannelForm = z.object({
   name: z.string().trim().min(1, "Give the channel a name.").max(80),
   type: z.enum(["email", "webhook", "slack", "discord", "telegram"]),
@@ -102,6 +110,7 @@ export async function setAlertChannelEnabled(
   input: { channelId: string; enabled: boolean },
 ): Promise<void> {
   requireRole(ctx, "admin");
+  requireId(input.channelId);
   if (!(await setAlertChannelEnabledRow(deps.prisma, { organizationId: ctx.organizationId, ...input }))) {
     throw new AppError("NOT_FOUND", "Channel not found.");
   }
@@ -113,7 +122,12 @@ export async function deleteAlertChannel(
   input: { channelId: string },
 ): Promise<void> {
   requireRole(ctx, "admin");
-  if (!(await deleteAlertChannelRow(deps.prisma, { organizationId: ctx.organizationId, channelId: input.channelId }))) {
+  if (
+    !(await deleteAlertChannelRow(deps.prisma, {
+      organizationId: ctx.organizationId,
+      channelId: requireId(input.channelId),
+    }))
+  ) {
     throw new AppError("NOT_FOUND", "Channel not found.");
   }
 }
@@ -127,7 +141,7 @@ export async function testAlertChannel(
   requireRole(ctx, "admin");
   const channel = await findOrganizationAlertChannel(deps.prisma, {
     organizationId: ctx.organizationId,
-    channelId: input.channelId,
+    channelId: requireId(input.channelId),
   });
   if (!channel) throw new AppError("NOT_FOUND", "Channel not found.");
   const now = new Date();

@@ -14,9 +14,22 @@ import { z } from "zod";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../context.js";
 import { ALERT_RULE_TYPES, normaliseRuleParams, RULE_TYPES } from "./rule-params.js";
 
+const Uuid = z.string().uuid();
+
+/** Ids that cannot exist (not a UUID) are NOT_FOUND too, never a database error. */
+function requireId(id: string): string {
+  if (!Uuid.safeParse(id).success) throw new AppError("NOT_FOUND", "Alert rule not found.");
+  return id;
+}
+
 const optionalNumber = z.preprocess(
   (v) => (v === "" || v === null ? undefined : v),
   z.coerce.number().finite().optional(),
+);
+/** "" or null = explicitly none (no degraded tier); absent = the type's default. */
+const nullableNumber = z.preprocess(
+  (v) => (v === "" || v === null ? null : v === undefined ? undefined : Number(v)),
+  z.number().finite().nullable().optional(),
 );
 const checkbox = z.preprocess((v) => v === true || v === "on" || v === "true" || v === "1", z.boolean());
 
@@ -30,8 +43,8 @@ export const AlertRuleInput = z.object({
     .trim()
     .regex(/^(org|node:[0-9a-f-]{36}|endpoint:[0-9a-f-]{36})$/i, "Pick a target."),
   threshold: optionalNumber,
-  degraded: optionalNumber,
-  resolveBelow: optionalNumber,
+  degraded: nullableNumber,
+  resolveBelow: nullableNumber,
   windowMinutes: optionalNumber,
   forSeconds: z.coerce.number().int().min(0).max(86_400).default(120),
   resolveForSeconds: z.coerce.number().int().min(0).max(86_400).default(120),
@@ -111,6 +124,7 @@ export async function updateAlertRule(
   input: { ruleId: string; fields: unknown },
 ): Promise<AlertRuleRow> {
   requireRole(ctx, "admin");
+  requireId(input.ruleId);
   const fields = await toFields(deps, ctx, input.fields);
   const row = await updateAlertRuleRow(deps.prisma, {
     organizationId: ctx.organizationId,
@@ -127,6 +141,7 @@ export async function setAlertRuleEnabled(
   input: { ruleId: string; enabled: boolean },
 ): Promise<void> {
   requireRole(ctx, "admin");
+  requireId(input.ruleId);
   if (!(await setAlertRuleEnabledRow(deps.prisma, { organizationId: ctx.organizationId, ...input }))) {
     throw new AppError("NOT_FOUND", "Alert rule not found.");
   }
@@ -138,7 +153,9 @@ export async function deleteAlertRule(
   input: { ruleId: string },
 ): Promise<void> {
   requireRole(ctx, "admin");
-  if (!(await deleteAlertRuleRow(deps.prisma, { organizationId: ctx.organizationId, ruleId: input.ruleId }))) {
+  if (
+    !(await deleteAlertRuleRow(deps.prisma, { organizationId: ctx.organizationId, ruleId: requireId(input.ruleId) }))
+  ) {
     throw new AppError("NOT_FOUND", "Alert rule not found.");
   }
 }

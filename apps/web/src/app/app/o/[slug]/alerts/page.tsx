@@ -1,0 +1,365 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getAlertsOverview, RULE_TYPES, resolveThresholds, type AlertRuleType } from "@rpcpulse/services";
+import { AppShell } from "../../../../../components/app-shell.js";
+import { ActionButton } from "../../../../../features/alerts/action-button.js";
+import {
+  deleteChannelAction,
+  deleteRuleAction,
+  testChannelAction,
+  toggleChannelAction,
+  toggleRuleAction,
+} from "../../../../../features/alerts/actions.js";
+import { ChannelForm } from "../../../../../features/alerts/channel-form.js";
+import { EventsChart } from "../../../../../features/alerts/events-chart.js";
+import { ago, utc } from "../../../../../features/alerts/format.js";
+import { RuleForm, type RuleFormValues, type RuleTypeOption } from "../../../../../features/alerts/rule-form.js";
+import { getUserOrganizations } from "../../../../../server/org-pages.js";
+import { getRuntime } from "../../../../../server/runtime.js";
+import { requireOrgContext } from "../../../../../server/session.js";
+import "../../../../../features/alerts/alerts.css";
+
+export const metadata: Metadata = { title: "Alerts" };
+export const dynamic = "force-dynamic";
+
+const TYPE_OPTIONS: RuleTypeOption[] = (Object.keys(RULE_TYPES) as AlertRuleType[]).map((value) => {
+  const t = RULE_TYPES[value];
+  return {
+    value,
+    label: t.label,
+    unit: t.unit,
+    targets: t.targets,
+    threshold: t.defaults.threshold,
+    degraded: t.defaults.degraded,
+    windowMinutes: t.defaults.windowMinutes,
+    help: t.help,
+  };
+});
+
+const NEW_RULE: RuleFormValues = {
+  name: "",
+  type: "lag",
+  target: "org",
+  threshold: String(RULE_TYPES.lag.defaults.threshold),
+  degraded: String(RULE_TYPES.lag.defaults.degraded ?? ""),
+  resolveBelow: "",
+  windowMinutes: "0",
+  forSeconds: "120",
+  resolveForSeconds: "120",
+  renotifyMinutes: "0",
+  notifyResolved: true,
+  openIncidents: true,
+  enabled: true,
+  channelIds: [],
+};
+
+export default async function AlertsPage({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ slug: string }>;
+  searchParams: Promise<{ edit?: string }>;
+}) {
+  const { slug } = await params;
+  const { edit } = await searchParams;
+  const { session, ctx } = await requireOrgContext(slug);
+  const [orgs, view] = await Promise.all([
+    getUserOrganizations(session.userId),
+    getAlertsOverview({ prisma: getRuntime().prisma }, ctx),
+  ]);
+  const now = new Date();
+  const s = ctx.organizationSlug;
+  const channelName = new Map(view.channels.map((c) => [c.id, c.name]));
+  const editing = edit ? view.rules.find((r) => r.id === edit) : undefined;
+  const formInitial: RuleFormValues = editing
+    ? (() => {
+        const t = resolveThresholds(editing.type as AlertRuleType, editing.params);
+        const raw = editing.params as { resolveBelow?: number | null };
+        return {
+          ruleId: editing.id,
+          name: editing.name,
+          type: editing.type,
+          target:
+            editing.targetKind === "org_nodes"
+              ? "org"
+              : editing.nodeId
+                ? `node:${editing.nodeId}`
+                : `endpoint:${editing.endpointId}`,
+          threshold: String(t.threshold),
+          degraded: t.degraded === null ? "" : String(t.degraded),
+          resolveBelow: raw.resolveBelow == null ? "" : String(raw.resolveBelow),
+          windowMinutes: String(t.windowMinutes),
+          forSeconds: String(editing.forSeconds),
+          resolveForSeconds: String(editing.resolveForSeconds),
+          renotifyMinutes: String(editing.renotifyMinutes),
+          notifyResolved: editing.notifyResolved,
+          openIncidents: editing.openIncidents,
+          enabled: editing.enabled,
+          channelIds: editing.channelIds,
+        };
+      })()
+    : NEW_RULE;
+  const count = (st: string) => view.active.filter((a) => a.status === st).length;
+  const failed24h = view.deliveries.filter(
+    (d) => d.status === "failed" && now.getTime() - d.createdAt.getTime() < 86_400_000,
+  ).length;
+
+  return (
+    <AppShell user={session} orgs={orgs} currentSlug={s} active="alerts">
+      <div className="page-head">
+        <div>
+          <h1>Alerts</h1>
+          <p>Rules over agent telemetry and probes; notifications by email, webhook, Slack, Discord and Telegram.</p>
+        </div>
+      </div>
+
+      <div className="alert-tiles">
+        <div className={`alert-tile ${count("firing") ? "bad" : "good"}`} data-testid="tile-firing">
+          <strong>{count("firing")}</strong> firing
+        </div>
+        <div className={`alert-tile ${count("degraded") ? "warn" : "good"}`}>
+          <strong>{count("degraded")}</strong> degraded
+        </div>
+        <div className="alert-tile">
+          <strong>{count("pending")}</strong> pending
+        </div>
+        <div className="alert-tile">
+          <strong>{view.rules.filter((r) => r.enabled).length}</strong> of {view.rules.length} rules on
+        </div>
+        <div className={`alert-tile ${failed24h ? "warn" : ""}`}>
+          <strong>{failed24h}</strong> failed deliveries (24 h)
+        </div>
+      </div>
+
+      <section className="card" aria-labelledby="active-title">
+        <h2 id="active-title">Current alerts</h2>
+        {view.active.length === 0 ? (
+          <p className="muted" data-testid="no-active">
+            Nothing firing. Every rule is ok.
+          </p>
+        ) : (
+          <table className="data" data-testid="active-alerts">
+            <thead>
+              <tr>
+                <th scope="col">Status</th>
+                <th scope="col">Target</th>
+                <th scope="col">Rule</th>
+                <th scope="col">Now</th>
+                <th scope="col">Since</th>
+              </tr>
+            </thead>
+            <tbody>
+              {view.active.map((a) => (
+                <tr key={`${a.ruleId}|${a.targetKey}`}>
+                  <td>
+                    <span className={`badge status-${a.status}`}>{a.status}</span>
+                    {a.silenced ? <span className="badge muted-badge">maintenance</span> : null}
+                  </td>
+                  <td>{a.targetName}</td>
+                  <td>{a.ruleName}</td>
+                  <td>{a.summary}</td>
+                  <td title={utc(a.breachSince ?? a.since)}>{ago(a.breachSince ?? a.since, now)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+        <h3 className="small muted">Notifications in the last 24 hours</h3>
+        <EventsChart events={view.events} now={now} />
+      </section>
+
+      <section className="card" aria-labelledby="rules-title">
+        <h2 id="rules-title">Rules</h2>
+        {view.rules.length === 0 ? <p className="muted">No rules yet.</p> : null}
+        {view.rules.length > 0 ? (
+          <table className="data" data-testid="rules">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Condition</th>
+                <th scope="col">Target</th>
+                <th scope="col">Timing</th>
+                <th scope="col">Channels</th>
+                {view.canEdit ? (
+                  <th scope="col" className="actions">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                ) : null}
+              </tr>
+            </thead>
+            <tbody>
+              {view.rules.map((r) => {
+                const info = RULE_TYPES[r.type as AlertRuleType];
+                const t = resolveThresholds(r.type as AlertRuleType, r.params);
+                return (
+                  <tr key={r.id} className={r.enabled ? undefined : "disabled-row"}>
+                    <td>
+                      {r.name} {r.enabled ? null : <span className="badge">off</span>}
+                    </td>
+                    <td>
+                      {info.label}: ≥ {t.threshold} {info.unit}
+                      {t.degraded !== null ? <span className="muted small"> · degraded ≥ {t.degraded}</span> : null}
+                      <span className="muted small"> · resolves &lt; {t.resolveBelow}</span>
+                    </td>
+                    <td>{r.targetKind === "org_nodes" ? "All nodes" : (r.targetName ?? "—")}</td>
+                    <td className="small">
+                      for {r.forSeconds} s · resolve {r.resolveForSeconds} s
+                      {r.renotifyMinutes ? ` · every ${r.renotifyMinutes} min` : ""}
+                    </td>
+                    <td className="small">{r.channelIds.map((id) => channelName.get(id) ?? "?").join(", ") || "—"}</td>
+                    {view.canEdit ? (
+                      <td className="actions">
+                        <Link href={`/app/o/${s}/alerts?edit=${r.id}#rule-editor`} className="button small">
+                          Edit
+                        </Link>
+                        <ActionButton
+                          action={toggleRuleAction}
+                          fields={{ slug: s, ruleId: r.id, enabled: r.enabled ? "false" : "true" }}
+                          label={r.enabled ? "Disable" : "Enable"}
+                        />
+                        <ActionButton
+                          action={deleteRuleAction}
+                          fields={{ slug: s, ruleId: r.id }}
+                          label="Delete"
+                          className="small danger"
+                          confirm={`Delete the rule "${r.name}"?`}
+                        />
+                      </td>
+                    ) : null}
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        ) : null}
+        {view.canEdit ? (
+          <div className="editor" id="rule-editor">
+            <h3>{editing ? `Edit "${editing.name}"` : "New rule"}</h3>
+            <RuleForm
+              key={editing?.id ?? "new"}
+              slug={s}
+              types={TYPE_OPTIONS}
+              nodes={view.targets.nodes}
+              endpoints={view.targets.endpoints}
+              channels={view.channels.map((c) => ({ id: c.id, name: c.name, type: c.type }))}
+              initial={formInitial}
+            />
+          </div>
+        ) : (
+          <p className="muted small">Viewers can read rules; admins and owners change them.</p>
+        )}
+      </section>
+
+      <section className="card" aria-labelledby="channels-title">
+        <h2 id="channels-title">Channels</h2>
+        {view.channels.length === 0 ? <p className="muted">No channels yet.</p> : null}
+        {view.channels.length > 0 ? (
+          <table className="data" data-testid="channels">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Type</th>
+                <th scope="col">Destination</th>
+                {view.canEdit ? (
+                  <th scope="col" className="actions">
+                    <span className="sr-only">Actions</span>
+                  </th>
+                ) : null}
+              </tr>
+            </thead>
+            <tbody>
+              {view.channels.map((c) => (
+                <tr key={c.id} className={c.enabled ? undefined : "disabled-row"}>
+                  <td>
+                    {c.name} {c.enabled ? null : <span className="badge">off</span>}
+                  </td>
+                  <td>
+                    <span className="badge">{c.type}</span>
+                  </td>
+                  <td className="mono small">{c.summary}</td>
+                  {view.canEdit ? (
+                    <td className="actions">
+                      <ActionButton
+                        action={testChannelAction}
+                        fields={{ slug: s, channelId: c.id }}
+                        label="Test"
+                        pendingText="Queuing…"
+                        testId={`test-${c.name}`}
+                      />
+                      <ActionButton
+                        action={toggleChannelAction}
+                        fields={{ slug: s, channelId: c.id, enabled: c.enabled ? "false" : "true" }}
+                        label={c.enabled ? "Disable" : "Enable"}
+                      />
+                      <ActionButton
+                        action={deleteChannelAction}
+                        fields={{ slug: s, channelId: c.id }}
+                        label="Delete"
+                        className="small danger"
+                        confirm={`Delete the channel "${c.name}"? Rules stop notifying it.`}
+                      />
+                    </td>
+                  ) : null}
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+        {view.canEdit ? (
+          <div className="editor">
+            <h3>New channel</h3>
+            <ChannelForm slug={s} />
+          </div>
+        ) : null}
+      </section>
+
+      <section className="card" aria-labelledby="log-title">
+        <h2 id="log-title">Delivery log</h2>
+        {view.deliveries.length === 0 ? (
+          <p className="muted">No deliveries yet.</p>
+        ) : (
+          <table className="data" data-testid="delivery-log">
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">What</th>
+                <th scope="col">Channel</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Response</th>
+              </tr>
+            </thead>
+            <tbody>
+              {view.deliveries.map((d) => (
+                <tr key={d.id}>
+                  <td title={utc(d.createdAt)}>{ago(d.createdAt, now)}</td>
+                  <td>
+                    {d.eventTitle ? (
+                      <>
+                        <span className={`badge status-${d.eventKind ?? ""}`}>{d.eventKind}</span> {d.eventTitle}
+                      </>
+                    ) : (
+                      <span className="muted">{d.purpose}</span>
+                    )}
+                  </td>
+                  <td>
+                    {d.channelName ?? d.channelType}
+                    <div className="mono small muted">{d.target}</div>
+                  </td>
+                  <td>
+                    <span className={`badge delivery-${d.status}`}>{d.status}</span>
+                  </td>
+                  <td>{d.attempts}</td>
+                  <td className="small">
+                    {d.responseCode ?? ""}
+                    {d.lastError ? <div className="error-text">{d.lastError}</div> : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </AppShell>
+  );
+}
