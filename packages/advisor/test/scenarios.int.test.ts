@@ -77,19 +77,22 @@ const key = (s: ScenarioName, fault: boolean) => `${s}:${fault}`;
 
 describe("advisor scenarios: real traffic → real agent → advisor", { timeout: 600_000 }, () => {
   before(async () => {
-    const specs: ScenarioSpec[] = (["flood", "churn", "close-wait", "lagging", "lagging-hive"] as const).flatMap(
-      (scenario) => [
-        { scenario, fault: true, samples: SAMPLES },
-        { scenario, fault: false, samples: SAMPLES },
-      ],
-    );
+    const specs: ScenarioSpec[] = (
+      ["flood", "churn", "close-wait", "lagging", "lagging-hive", "listen-overflow"] as const
+    ).flatMap((scenario) => [
+      { scenario, fault: true, samples: SAMPLES },
+      { scenario, fault: false, samples: SAMPLES },
+    ]);
     // Two at a time (each in its own network namespace; this machine has 2 cores).
     for (let i = 0; i < specs.length; i += 2) {
       const batch = specs.slice(i, i + 2);
       const runs = await Promise.all(batch.map(runScenario));
       batch.forEach((spec, k) => {
         const run = runs[k]!;
-        const ports = spec.scenario === "close-wait" ? [run.ports.node, run.ports.app] : [run.ports.node];
+        const ports =
+          spec.scenario === "close-wait" || spec.scenario === "listen-overflow"
+            ? [run.ports.node, run.ports.app]
+            : [run.ports.node];
         const input = toInput(run, ports, spec.scenario === "lagging-hive" ? "hive" : "ethereum");
         results.set(key(spec.scenario, spec.fault), { input, drafts: evaluateNode(input) });
       });
@@ -177,5 +180,19 @@ describe("advisor scenarios: real traffic → real agent → advisor", { timeout
     assert.match(d.title, /^(29|30|31) blocks behind with an unknown number of peers$/);
     assert.ok(d.snippets.some((s) => s.kind === "hived-config" && s.content.includes("p2p-endpoint = 0.0.0.0:2001")));
     assert.deepEqual(get("lagging-hive", false).drafts, [], "twin: in sync");
+  });
+
+  it("(e) a slow acceptor with backlog 1 → listen-overflows sized from the kernel's ListenOverflows deltas", () => {
+    const { drafts, input } = get("listen-overflow", true);
+    assert.deepEqual(ruleIds(drafts), ["listen-overflows"]);
+    const d = drafts[0]!;
+    const deltas = input.window.samples.map((s) => s.listenOverflows ?? 0);
+    const total = deltas.reduce((a, b) => a + b, 0);
+    const worst = Math.max(...deltas);
+    assert.ok(total > 0 && d.evidence[0]!.observed === total, `${d.evidence[0]!.observed} vs ${deltas.join(",")}`);
+    const expected = Math.min(65535, Math.max(1024, 2 ** Math.ceil(Math.log2(511 + worst))));
+    assert.ok(d.arithmetic[2]!.includes(`511 + ${worst} = ${511 + worst}`), d.arithmetic[2]);
+    assert.ok(d.snippets.some((s) => s.kind === "nginx" && s.content.includes(`listen 45103 backlog=${expected};`)));
+    assert.deepEqual(get("listen-overflow", false).drafts, [], "twin: backlog 511, prompt accept");
   });
 });

@@ -11,9 +11,9 @@ import { spawn, spawnSync } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { startSimnet } from "@rpcpulse/simnet";
-import { startChurn, startCloseWaitServer, startIdleConnections } from "./traffic.js";
+import { startChurn, startCloseWaitServer, startIdleConnections, startSlowAcceptor } from "./traffic.js";
 
-export type ScenarioName = "flood" | "churn" | "close-wait" | "lagging" | "lagging-hive";
+export type ScenarioName = "flood" | "churn" | "close-wait" | "lagging" | "lagging-hive" | "listen-overflow";
 export interface ScenarioSpec {
   scenario: ScenarioName;
   fault: boolean;
@@ -84,6 +84,10 @@ async function main(spec: ScenarioSpec): Promise<void> {
     if (spec.scenario === "churn" && spec.fault) {
       // Connect and close first, as a proxy without upstream keepalive does: TIME_WAIT lands here.
       stops.push(await startChurn(PORTS.node, { burst: 1500, perSecond: 100 }));
+    }
+    if (spec.scenario === "listen-overflow") {
+      stops.push(await startSlowAcceptor(PORTS.app, { slow: spec.fault, clientsPerSecond: 40 }));
+      agentPorts = [PORTS.node, PORTS.app];
     }
     if (spec.scenario === "close-wait") {
       stops.push(await startCloseWaitServer(PORTS.app, { leak: spec.fault, perSecond: 20, initial: 20 }));

@@ -90,3 +90,44 @@ export async function startCloseWaitServer(
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
 }
+
+/**
+ * slow=true: a listener with a tiny accept queue (backlog 1) in a child process whose event loop is
+ * busy 90 % of the time (slow accept): connection bursts overflow the accept queue and the kernel
+ * counts TcpExt ListenOverflows. slow=false: a normal listener (backlog 511) accepting promptly.
+ * Clients hang up right after connecting (short requests), so nothing piles up.
+ */
+export async function startSlowAcceptor(
+  port: number,
+  o: { slow: boolean; clientsPerSecond: number },
+): Promise<() => Promise<void>> {
+  const { spawn } = await import("node:child_process");
+  const script = `
+    const net = require("node:net");
+    const held = [];
+    const s = net.createServer((c) => { c.on("error", () => {}); held.push(c); });
+    s.listen({ port: ${port}, host: "127.0.0.1", backlog: ${o.slow ? 1 : 511} }, () => process.stdout.write("ready\\n"));
+    ${o.slow ? "setInterval(() => { const t = Date.now(); while (Date.now() - t < 900) {} }, 1000);" : ""}
+  `;
+  const child = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
+  await new Promise<void>((resolve) => child.stdout.once("data", () => resolve()));
+  const clients: Socket[] = [];
+  let running = true;
+  const loop = (async () => {
+    while (running) {
+      for (let i = 0; i < Math.ceil(o.clientsPerSecond / 4); i++) {
+        const c = connect({ host: "127.0.0.1", port });
+        c.on("error", () => undefined);
+        c.once("connect", () => c.end());
+        clients.push(c);
+      }
+      await sleep(250);
+    }
+  })();
+  return async () => {
+    running = false;
+    await loop;
+    for (const c of clients) c.destroy();
+    child.kill();
+  };
+}
