@@ -433,6 +433,13 @@ describe("alerting (PostgreSQL + Redis + local receivers)", () => {
       (e: unknown) => isAppError(e) && e.code === "FORBIDDEN",
     );
 
+    // The Test button is rate limited per channel (3 a minute).
+    await testAlertChannel(deps, ctxOf(ORG_A), { channelId: tg.channel.id });
+    await testAlertChannel(deps, ctxOf(ORG_A), { channelId: tg.channel.id });
+    await assert.rejects(
+      testAlertChannel(deps, ctxOf(ORG_A), { channelId: tg.channel.id }),
+      (e: unknown) => isAppError(e) && e.code === "RATE_LIMITED",
+    );
     const log = await getAlertsOverview(deps, ctxOf(ORG_A));
     assert.ok(log.deliveries.some((d) => d.purpose === "test" && d.status === "sent"));
     assert.equal((await getAlertsOverview(deps, ctxOf(ORG_B))).deliveries.length, 0);

@@ -114,3 +114,13 @@ export async function listOrganizationDeliveries(
     eventKind: r.event?.kind ?? null,
   }));
 }
+
+/** Deliveries of one channel and purpose created since `since` (rate limit of the Test button). */
+export async function countRecentChannelDeliveries(
+  prisma: PrismaClient,
+  input: { channelId: string; purpose: string; since: Date },
+): Promise<number> {
+  return prisma.delivery.count({
+    where: { channelId: input.channelId, purpose: input.purpose, createdAt: { gte: input.since } },
+  });
+}

@@ -1,5 +1,6 @@
 import { AppError } from "@rpcpulse/config";
 import {
+  countRecentChannelDeliveries,
   deleteAlertChannelRow,
   findOrganizationAlertChannel,
   insertAlertChannel,
@@ -71,6 +72,8 @@ function toConfig(form: z.infer<typeof ChannelForm>): ChannelConfig {
   }
   return parsed.data;
 }
+
+const TEST_LIMIT_PER_MINUTE = 3;
 
 export interface CreatedChannel {
   channel: AlertChannelRow;
@@ -145,6 +148,15 @@ export async function testAlertChannel(
   });
   if (!channel) throw new AppError("NOT_FOUND", "Channel not found.");
   const now = new Date();
+  // A test reaches someone else's inbox or chat: at most TEST_LIMIT per channel per minute.
+  const recent = await countRecentChannelDeliveries(deps.prisma, {
+    channelId: channel.id,
+    purpose: "test",
+    since: new Date(now.getTime() - 60_000),
+  });
+  if (recent >= TEST_LIMIT_PER_MINUTE) {
+    throw new AppError("RATE_LIMITED", "Too many tests of this channel; wait a minute.", { retryAfterSeconds: 60 });
+  }
   const row = await insertDelivery(deps.prisma, {
     organizationId: ctx.organizationId,
     channelId: channel.id,
