@@ -3,6 +3,7 @@ import { resolve } from "node:path";
 import { expect, test, type APIRequestContext } from "@playwright/test";
 import { createSqlPool, type SqlPool } from "@rpcpulse/db";
 import { seedDemoDirectory } from "@rpcpulse/services";
+import { createApiAccount, uniqueSuffix, type ApiAccount } from "../fixtures/api-account.js";
 
 /**
  * The public directory with real data: the simnet demo nodes are listed through the directory
@@ -116,6 +117,78 @@ test.describe("public directory", () => {
     await expect(page.locator(".dir-snippet code").first()).toContainText(
       `/badge/endpoint/${hive.id}.svg?metric=status`,
     );
+  });
+
+  test("network head on the index and the chain page; lag chart and recent errors on the endpoint page", async ({
+    page,
+  }) => {
+    test.setTimeout(200_000);
+    await page.goto("/directory");
+    await expect(page.getByTestId("head-hive")).toHaveText(/^#[\d,]+ \(\d+ of \d+ agree/);
+    await page.goto("/directory/hive");
+    await expect(page.getByTestId("network-head")).toContainText(/Network head #[\d,]+ at .* agreed by \d+ of \d+/);
+    // Lag is bucketed by minute: two minutes of probes draw the chart.
+    await expect
+      .poll(
+        async () => {
+          await page.goto(`/directory/endpoints/${hive.id}?range=1h`);
+          return page.getByRole("img", { name: /Lag behind the network head/ }).count();
+        },
+        { timeout: 180_000, intervals: [5_000] },
+      )
+      .toBe(1);
+    await expect(page.getByRole("heading", { name: "Recent errors" })).toBeVisible();
+    await page.screenshot({ path: test.info().outputPath("endpoint-page.png"), fullPage: true });
+  });
+
+  test.describe("signed in", () => {
+    let account: ApiAccount;
+    test.beforeAll(async ({ baseURL }) => {
+      account = await createApiAccount(baseURL!, "dir");
+    });
+    test.afterAll(async () => account?.api.dispose());
+    test.beforeEach(async ({ context }) => {
+      await context.addCookies((await account.api.storageState()).cookies);
+    });
+
+    test("claim flow: from the endpoint page to the organization's claim, with an honest verification answer", async ({
+      page,
+    }) => {
+      await page.goto(`/directory/endpoints/${hive.id}`);
+      await expect(page.getByTestId("endpoint-operator")).toContainText("Not claimed");
+      await page.getByRole("link", { name: /Claim it/ }).click();
+      await expect(page).toHaveURL(new RegExp(`/app/o/${account.organization.slug}/endpoints\\?endpoint=${hive.id}$`));
+      await expect(page.getByLabel("Endpoint URL or id")).toHaveValue(hive.id);
+      await page.getByRole("button", { name: "Claim endpoint" }).click();
+      const claim = page.getByTestId("claim").filter({ hasText: HIVE_API });
+      await expect(claim).toBeVisible();
+      await expect(claim).toContainText("pending");
+      // 127.0.0.1 is no DNS name: only the agent method is offered, and this org has no such node.
+      await expect(claim.getByRole("button", { name: "Verify DNS record" })).toHaveCount(0);
+      await claim.getByRole("button", { name: "Verify through agent" }).click();
+      await expect(claim).toContainText("None of your nodes has a public URL on 127.0.0.1:18091");
+      await page.screenshot({ path: test.info().outputPath("claims.png"), fullPage: true });
+      await claim.getByRole("button", { name: /Withdraw/ }).click();
+      await expect(page.getByTestId("claim").filter({ hasText: HIVE_API })).toHaveCount(0);
+    });
+
+    test("submission form: a signed-in user submits an endpoint, listed on probation", async ({ page, request }) => {
+      const url = `https://rpc-${uniqueSuffix()}.e2e-example.org`;
+      await page.goto("/directory");
+      await page.getByRole("link", { name: "Submit an endpoint" }).click();
+      await page.getByLabel("Endpoint URL").fill(url);
+      await page.getByLabel("Network").selectOption("hive");
+      await page.getByLabel("Name (optional)").fill("E2E submitted");
+      await page.getByRole("button", { name: "Submit endpoint" }).click();
+      await expect(page.getByText(`${url} is listed on probation`)).toBeVisible();
+      const href = await page.getByTestId("submitted-link").getAttribute("href");
+      const id = href!.split("/").pop()!;
+      const detail = (await (await request.get(`/api/v1/endpoints/${id}`)).json()) as { url: string; status: string };
+      expect(detail).toMatchObject({ url, status: "probation" });
+      await page.getByLabel("Endpoint URL").fill("http://127.0.0.1:8091");
+      await page.getByRole("button", { name: "Submit endpoint" }).click();
+      await expect(page.getByText(/URL refused/)).toBeVisible();
+    });
   });
 
   test("badges: SVG, cached, 404 for unknown ids, 400 for unknown metrics", async ({ request }) => {

@@ -29,6 +29,14 @@ test.describe("tenant isolation", () => {
     expect((await alice.api.get(`/api/orgs/${org}/nodes`)).status()).toBe(200);
     expect((await alice.api.get(`/api/orgs/${org}/members`)).status()).toBe(200);
     expect((await alice.api.get(`/api/orgs/${org}/invitations`)).status()).toBe(200);
+    const suggestions = await alice.api.get(`/api/orgs/${org}/suggestions`);
+    expect(suggestions.status()).toBe(200);
+    expect(((await suggestions.json()) as { suggestions: unknown[] }).suggestions).toEqual([]);
+    expect((await alice.api.get(`/app/o/${alice.organization.slug}/advisor/export`)).status()).toBe(200);
+    const badAction = await alice.api.post(`/api/orgs/${org}/suggestions/00000000-0000-4000-8000-000000000000`, {
+      data: { action: "explode" },
+    });
+    expect(badAction.status()).toBe(400);
     const invite = await alice.api.post(`/api/orgs/${org}/invitations`, {
       data: { email: "someone@e2e.rpcpulse.dev", role: "viewer" },
     });
@@ -38,6 +46,11 @@ test.describe("tenant isolation", () => {
 
   test("every org route refuses another organization's ids", async () => {
     const other = bob.organization.id;
+    const bobClaim = await bob.api.post(`/api/orgs/${other}/endpoint-claims`, {
+      data: { endpoint: "https://api.hive.blog" },
+    });
+    expect(bobClaim.status()).toBe(201);
+    const claimId = ((await bobClaim.json()) as { claim: { id: string } }).claim.id;
     const calls: [string, () => Promise<{ status(): number }>][] = [
       ["GET nodes", () => alice.api.get(`/api/orgs/${other}/nodes`)],
       ["GET members", () => alice.api.get(`/api/orgs/${other}/members`)],
@@ -52,6 +65,28 @@ test.describe("tenant isolation", () => {
         () => alice.api.patch(`/api/orgs/${other}/members/${bobMemberId}`, { data: { role: "viewer" } }),
       ],
       ["DELETE member", () => alice.api.delete(`/api/orgs/${other}/members/${bobMemberId}`)],
+      ["GET endpoint claims", () => alice.api.get(`/api/orgs/${other}/endpoint-claims`)],
+      [
+        "POST endpoint claim",
+        () => alice.api.post(`/api/orgs/${other}/endpoint-claims`, { data: { endpoint: "https://api.hive.blog" } }),
+      ],
+      [
+        "POST verify claim",
+        () => alice.api.post(`/api/orgs/${other}/endpoint-claims/${claimId}`, { data: { method: "dns" } }),
+      ],
+      ["DELETE claim", () => alice.api.delete(`/api/orgs/${other}/endpoint-claims/${claimId}`)],
+      // Own org id in the path, other org's claim id: still refused.
+      [
+        "POST verify foreign claim via own org",
+        () =>
+          alice.api.post(`/api/orgs/${alice.organization.id}/endpoint-claims/${claimId}`, {
+            data: { method: "agent" },
+          }),
+      ],
+      [
+        "DELETE foreign claim via own org",
+        () => alice.api.delete(`/api/orgs/${alice.organization.id}/endpoint-claims/${claimId}`),
+      ],
       // Own org id in the path, other org's member id: still refused.
       [
         "PATCH foreign member via own org",
@@ -61,6 +96,22 @@ test.describe("tenant isolation", () => {
       [
         "DELETE foreign member via own org",
         () => alice.api.delete(`/api/orgs/${alice.organization.id}/members/${bobMemberId}`),
+      ],
+      ["GET suggestions", () => alice.api.get(`/api/orgs/${other}/suggestions`)],
+      [
+        "POST suggestion action",
+        () =>
+          alice.api.post(`/api/orgs/${other}/suggestions/00000000-0000-4000-8000-000000000000`, {
+            data: { action: "acknowledge" },
+          }),
+      ],
+      // Own org id in the path, a suggestion id that is not the organization's: refused.
+      [
+        "POST foreign suggestion via own org",
+        () =>
+          alice.api.post(`/api/orgs/${alice.organization.id}/suggestions/00000000-0000-4000-8000-000000000000`, {
+            data: { action: "dismiss", reason: "not ours" },
+          }),
       ],
     ];
     for (const [name, call] of calls) {
@@ -76,6 +127,11 @@ test.describe("tenant isolation", () => {
       invitations: unknown[];
     };
     expect(invitations.invitations).toHaveLength(0);
+    // Bob's claim is untouched: still there, never checked.
+    const claims = (await (await bob.api.get(`/api/orgs/${other}/endpoint-claims`)).json()) as {
+      claims: { id: string; lastCheckedAt: string | null }[];
+    };
+    expect(claims.claims).toEqual([expect.objectContaining({ id: claimId, lastCheckedAt: null })]);
   });
 
   test("pages of another organization are 404", async () => {
@@ -97,6 +153,10 @@ test.describe("tenant isolation", () => {
       `/app/o/${alice.organization.slug}/nodes/${someNode}`,
       `/app/o/${alice.organization.slug}/nodes/${someNode}/metrics`,
       `/app/o/${alice.organization.slug}/nodes/not-a-uuid/metrics`,
+      `/app/o/${other}/advisor`,
+      `/app/o/${other}/advisor?severity=high`,
+      `/app/o/${other}/advisor/export`,
+      `/app/o/${other}/advisor/export?node=${someNode}`,
     ]) {
       const status = (await alice.api.get(path, { maxRedirects: 0 })).status();
       expect([403, 404], `${path} answered ${status}`).toContain(status);

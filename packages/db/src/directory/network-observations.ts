@@ -63,8 +63,9 @@ function lagSource(resolution: "raw" | "1m" | "1h"): string {
 
 /**
  * Blocks behind the network per bucket: the network head of a bucket is the second-highest head any
- * endpoint of the network reached in it (so one endpoint reporting a bogus future head moves nothing;
- * the highest when only one endpoint answered). Raw probes are bucketed by minute.
+ * endpoint of the network reached in it when three or more answered (so one endpoint reporting a bogus
+ * future head moves nothing), the highest otherwise, like the ranking job's consensus (two agreeing
+ * endpoints when three or more are healthy). Raw probes are bucketed by minute.
  */
 export async function getEndpointLagSeries(
   sql: SqlClient,
@@ -76,7 +77,7 @@ export async function getEndpointLagSeries(
      src AS (${lagSource(params.resolution)}),
      per_endpoint AS (SELECT bucket, endpoint_id, max(head) AS head FROM src GROUP BY bucket, endpoint_id),
      net AS (
-       SELECT bucket, (array_agg(head ORDER BY head DESC))[LEAST(2, count(*))::int] AS network_head
+       SELECT bucket, (array_agg(head ORDER BY head DESC))[CASE WHEN count(*) >= 3 THEN 2 ELSE 1 END] AS network_head
        FROM per_endpoint GROUP BY bucket)
      SELECT o.bucket AS time, o.head, n.network_head
      FROM per_endpoint o JOIN net n USING (bucket)

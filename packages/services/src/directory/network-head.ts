@@ -22,6 +22,7 @@ async function computeHead(sql: SqlClient, network: string, now: number): Promis
   const info = findNetwork(network);
   if (!info) return null;
   const rows = await listLatestHeadObservations(sql, { network, since: new Date(now - OBSERVATION_WINDOW_MS) });
+  const healthy = rows.filter((r) => r.ok && r.headBlock !== null).length;
   const head = computeNetworkHead(
     rows.map((r) => ({
       endpointId: r.endpointId,
@@ -30,7 +31,8 @@ async function computeHead(sql: SqlClient, network: string, now: number): Promis
       headTime: r.headTime?.getTime() ?? null,
       observedAt: r.observedAt.getTime(),
     })),
-    { now, blockIntervalMs: info.blockIntervalMs },
+    // As the ranking job: two agreeing endpoints when there are enough to disagree, one otherwise.
+    { now, blockIntervalMs: info.blockIntervalMs, minAgreeing: healthy >= 3 ? 2 : 1 },
   );
   if (head.head === null) return null;
   return { block: head.head, at: new Date(now).toISOString(), agreeing: head.supporters, considered: head.considered };
@@ -38,7 +40,8 @@ async function computeHead(sql: SqlClient, network: string, now: number): Promis
 
 /**
  * The network's consensus head now (computeNetworkHead over each endpoint's latest probe of the last
- * 5 minutes: two endpoints must agree, a bogus future head is ignored); null without consensus.
+ * 5 minutes: two endpoints must agree when three or more are healthy, a bogus future head is
+ * ignored); null without consensus.
  * Memoised per pool for 5 s.
  */
 export function getNetworkHead(

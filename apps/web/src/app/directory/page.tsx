@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { listDirectoryChains } from "@rpcpulse/services";
-import { formatAgo } from "../../features/directory/format.js";
+import { formatAgo, formatUtc } from "../../features/directory/format.js";
 import { getRuntime } from "../../server/runtime.js";
 
 export const dynamic = "force-dynamic";
@@ -23,9 +23,14 @@ export default async function DirectoryIndexPage() {
             capabilities. <a href="/directory/methodology">How the ranking works</a>.
           </p>
         </div>
-        <a className="button secondary" href="/api/v1/chains">
-          JSON API
-        </a>
+        <div className="dir-head-actions">
+          <a className="button secondary" href="/directory/submit">
+            Submit an endpoint
+          </a>{" "}
+          <a className="button secondary" href="/api/v1/chains">
+            JSON API
+          </a>
+        </div>
       </div>
       {chains.length === 0 ? (
         <div className="card empty">
@@ -49,6 +54,19 @@ export default async function DirectoryIndexPage() {
                   <dd>{c.endpoints.dead.toLocaleString("en-US")}</dd>
                   <dt>Ranked</dt>
                   <dd>{c.updatedAt ? formatAgo(c.updatedAt, now) : "not yet"}</dd>
+                  <dt>Network head</dt>
+                  <dd data-testid={`head-${c.network}`}>
+                    {c.head ? (
+                      <>
+                        #{c.head.block.toLocaleString("en-US")}{" "}
+                        <span className="muted small">
+                          ({c.head.agreeing} of {c.head.considered} agree, {formatUtc(c.head.at)})
+                        </span>
+                      </>
+                    ) : (
+                      "no consensus yet"
+                    )}
+                  </dd>
                 </dl>
               </a>
             </li>

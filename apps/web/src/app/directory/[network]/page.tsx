@@ -63,6 +63,17 @@ export default async function RankedPage(props: Props) {
             Ranked by <Link href="/directory/methodology">score</Link> over the last {search.window}
             {search.region === "all" ? ", all regions" : `, as seen from ${search.region}`}.
           </p>
+          <p className="small" data-testid="network-head">
+            {list.networkHead ? (
+              <>
+                Network head <strong>#{list.networkHead.block.toLocaleString("en-US")}</strong> at{" "}
+                {formatUtc(list.networkHead.at)}, agreed by {list.networkHead.agreeing} of {list.networkHead.considered}{" "}
+                fresh endpoints.
+              </>
+            ) : (
+              "No network head consensus yet."
+            )}
+          </p>
         </div>
         <a className="button secondary" href={apiHref} data-testid="json-api-link">
           JSON API for this list
@@ -74,7 +85,7 @@ export default async function RankedPage(props: Props) {
           <label htmlFor="f-region">Region</label>
           <select id="f-region" name="region" defaultValue={search.region}>
             <option value="all">All regions</option>
-            {regional.regions.map((r) => (
+            {[...new Set([...list.regions, ...(search.region === "all" ? [] : [search.region])])].map((r) => (
               <option key={r} value={r}>
                 {r}
               </option>

@@ -2,11 +2,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { isAppError } from "@rpcpulse/config";
-import { getEndpointDetail, getEndpointHistory, HistoryRange } from "@rpcpulse/services";
+import { getEndpointDetail, getEndpointDiagnostics, getEndpointHistory, HistoryRange } from "@rpcpulse/services";
 import { BadgeEmbeds } from "../../../../features/directory/badge-embeds.js";
 import { CapabilityTable } from "../../../../features/directory/capability-table.js";
 import { CopyButtons } from "../../../../features/directory/copy-buttons.js";
 import { EndpointCharts } from "../../../../features/directory/endpoint-charts.js";
+import { LagChart, RecentErrors } from "../../../../features/directory/endpoint-diagnostics.js";
 import {
   formatBlocks,
   formatLatency,
@@ -49,7 +50,10 @@ export default async function EndpointPage(props: Props) {
   const range = HistoryRange.catch("24h").parse(Array.isArray(raw) ? raw[0] : raw);
   const { sql, env } = getRuntime();
   const detail = await loadDetail(id);
-  const history = await getEndpointHistory({ sql }, { endpointId: detail.id, range });
+  const [history, diagnostics] = await Promise.all([
+    getEndpointHistory({ sql }, { endpointId: detail.id, range }),
+    getEndpointDiagnostics({ sql }, { endpointId: detail.id, range }),
+  ]);
   const main = detail.windows.find((w) => w.window === "24h" && w.region === "all") ?? detail.windows[0] ?? null;
   const status = main?.health ?? (detail.status === "active" ? "healthy" : detail.status);
   const base = env.APP_BASE_URL.replace(/\/$/, "");
@@ -135,6 +139,14 @@ export default async function EndpointPage(props: Props) {
           </nav>
         </div>
         <EndpointCharts history={history} />
+        <div className="dir-charts">
+          <LagChart diagnostics={diagnostics} />
+        </div>
+      </section>
+
+      <section className="card" aria-labelledby="errors-heading">
+        <h2 id="errors-heading">Recent errors</h2>
+        <RecentErrors diagnostics={diagnostics} />
       </section>
 
       <section className="card" aria-labelledby="windows-heading">
