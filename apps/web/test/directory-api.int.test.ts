@@ -49,6 +49,19 @@ describe("directory JSON API v1", () => {
     assert.equal(res.status, 200, await res.clone().text());
     assert.equal(res.headers.get("access-control-allow-origin"), "*");
     assert.equal(res.headers.get("cache-control"), PUBLIC_CACHE_CONTROL);
+    const etag = res.headers.get("etag") ?? "";
+    assert.match(etag, /^"[A-Za-z0-9_-]{27}"$/);
+    // A client holding this version gets 304 without a body (weak or strong form of the tag).
+    const revalidated = await runPublic(fn, {
+      request: new Request("http://rpcpulse.test/", { headers: { "if-none-match": `"stale", W/${etag}` } }),
+    });
+    assert.equal(revalidated.status, 304);
+    assert.equal(await revalidated.text(), "");
+    const changed = await runPublic(fn, {
+      request: new Request("http://rpcpulse.test/", { headers: { "if-none-match": '"other"' } }),
+    });
+    assert.equal(changed.status, 200);
+    await changed.body?.cancel();
     const body: unknown = await res.json();
     conformsToOpenApi(openapiName, body);
     return schema.parse(body);

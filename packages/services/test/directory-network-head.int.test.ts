@@ -111,7 +111,7 @@ describe("directory: network head, lag and errors", () => {
   });
 
   test("the ranked list names its regions and carries the network head", async () => {
-    await rankDirectory({ pool: db.pool, now: new Date(now) });
+    await rankDirectory({ pool: db.pool }, { now: new Date(now) });
     const list = await listRankedEndpoints(
       { sql: db.pool, now: () => new Date(now) },
       { network: "hive", window: "1h" },

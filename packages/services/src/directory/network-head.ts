@@ -15,8 +15,15 @@ export const NetworkHeadSummary = z
 export type NetworkHeadSummary = z.infer<typeof NetworkHeadSummary>;
 
 const OBSERVATION_WINDOW_MS = 5 * 60_000;
+/** Fresh for 5 s, then served stale (up to 60 s) while one background refresh runs. */
 const MEMO_FRESH_MS = 5_000;
-const memos = new WeakMap<object, Map<string, { at: number; value: Promise<NetworkHeadSummary | null> }>>();
+const MEMO_STALE_MS = 60_000;
+interface Entry {
+  at: number;
+  value: Promise<NetworkHeadSummary | null>;
+  refreshing: boolean;
+}
+const memos = new WeakMap<object, Map<string, Entry>>();
 
 async function computeHead(sql: SqlClient, network: string, now: number): Promise<NetworkHeadSummary | null> {
   const info = findNetwork(network);
@@ -42,7 +49,7 @@ async function computeHead(sql: SqlClient, network: string, now: number): Promis
  * The network's consensus head now (computeNetworkHead over each endpoint's latest probe of the last
  * 5 minutes: two endpoints must agree when three or more are healthy, a bogus future head is
  * ignored); null without consensus.
- * Memoised per pool for 5 s.
+ * Memoised per pool: fresh 5 s, then stale up to 60 s while one refresh runs (no request waits on it).
  */
 export function getNetworkHead(
   deps: { sql: SqlClient; now?: () => Date },
@@ -51,10 +58,23 @@ export function getNetworkHead(
   const now = (deps.now?.() ?? new Date()).getTime();
   let memo = memos.get(deps.sql);
   if (!memo) memos.set(deps.sql, (memo = new Map()));
-  const hit = memo.get(input.network);
-  if (hit && now - hit.at < MEMO_FRESH_MS && now >= hit.at) return hit.value;
+  const entries = memo;
+  const hit = entries.get(input.network);
+  const age = hit ? now - hit.at : Infinity;
+  if (hit && age >= 0 && age < MEMO_FRESH_MS) return hit.value;
+  if (hit && age >= 0 && age < MEMO_STALE_MS) {
+    if (!hit.refreshing) {
+      hit.refreshing = true;
+      const next = computeHead(deps.sql, input.network, now);
+      next.then(
+        () => entries.set(input.network, { at: now, value: next, refreshing: false }),
+        () => (hit.refreshing = false),
+      );
+    }
+    return hit.value;
+  }
   const value = computeHead(deps.sql, input.network, now);
-  memo.set(input.network, { at: now, value });
-  value.catch(() => memo.delete(input.network));
+  entries.set(input.network, { at: now, value, refreshing: false });
+  value.catch(() => entries.delete(input.network));
   return value;
 }

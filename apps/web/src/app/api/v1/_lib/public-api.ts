@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { AppError, isAppError, toErrorBody } from "@rpcpulse/config";
 import { z } from "zod";
 
@@ -33,35 +34,52 @@ export function publicErrorResponse(error: unknown, log?: PublicApiLogger): Resp
 }
 
 /**
- * JSON text of a body, computed once per body object: the read services memoise their answer for
- * a few seconds and hand the same object to every request, so the text is reused with it.
+ * JSON text and ETag of a body, computed once per body object: the read services memoise their answer
+ * for a few seconds and hand the same object to every request, so text and tag are reused with it.
  */
-const serialized = new WeakMap<object, string>();
-function serialize(body: unknown): string {
-  if (typeof body !== "object" || body === null) return JSON.stringify(body);
-  let text = serialized.get(body);
-  if (text === undefined) {
-    text = JSON.stringify(body);
-    serialized.set(body, text);
-  }
-  return text;
+interface Serialized {
+  text: string;
+  etag: string;
+}
+const serialized = new WeakMap<object, Serialized>();
+function serialize(body: unknown): Serialized {
+  const cached = typeof body === "object" && body !== null ? serialized.get(body) : undefined;
+  if (cached) return cached;
+  const text = JSON.stringify(body);
+  const out = { text, etag: `"${createHash("sha1").update(text).digest("base64url")}"` };
+  if (typeof body === "object" && body !== null) serialized.set(body, out);
+  return out;
 }
 
-/** Runs a public handler: JSON body with CORS and the public cache policy, errors mapped once. */
+/** If-None-Match names this tag (or *): the client's copy is current. */
+function notModified(request: Request | undefined, etag: string): boolean {
+  const header = request?.headers.get("if-none-match");
+  if (!header) return false;
+  return header.split(",").some((t) => {
+    const tag = t.trim().replace(/^W\//, "");
+    return tag === etag || tag === "*";
+  });
+}
+
+/**
+ * Runs a public handler: JSON body with CORS, the public cache policy and an ETag (a matching
+ * If-None-Match gets 304 without a body), errors mapped once.
+ */
 export async function runPublic(
   handler: () => Promise<unknown>,
-  options: { log?: PublicApiLogger; status?: number; cache?: boolean } = {},
+  options: { log?: PublicApiLogger; status?: number; cache?: boolean; request?: Request } = {},
 ): Promise<Response> {
   try {
-    const body = await handler();
-    return new Response(serialize(body), {
-      status: options.status ?? 200,
-      headers: {
-        ...CORS_HEADERS,
-        "content-type": "application/json",
-        "cache-control": options.cache === false ? "no-store" : PUBLIC_CACHE_CONTROL,
-      },
-    });
+    const { text, etag } = serialize(await handler());
+    const headers = {
+      ...CORS_HEADERS,
+      "content-type": "application/json",
+      "cache-control": options.cache === false ? "no-store" : PUBLIC_CACHE_CONTROL,
+      etag,
+    };
+    const status = options.status ?? 200;
+    if (status === 200 && notModified(options.request, etag)) return new Response(null, { status: 304, headers });
+    return new Response(text, { status, headers });
   } catch (error) {
     return publicErrorResponse(error, options.log);
   }

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request, context: { params: Promise<{ network: string }> }): Promise<Response> {
   const deps = directoryDeps();
   const { network } = await context.params;
-  return runPublic(() => readRankedList(deps, network, new URL(request.url)), { log: deps.log });
+  return runPublic(() => readRankedList(deps, network, new URL(request.url)), { log: deps.log, request });
 }
 
 export const OPTIONS = preflightResponse;

@@ -8,7 +8,7 @@ export const dynamic = "force-dynamic";
 export async function GET(request: Request, context: { params: Promise<{ id: string }> }): Promise<Response> {
   const deps = directoryDeps();
   const { id } = await context.params;
-  return runPublic(() => readHistory(deps, id, new URL(request.url)), { log: deps.log });
+  return runPublic(() => readHistory(deps, id, new URL(request.url)), { log: deps.log, request });
 }
 
 export const OPTIONS = preflightResponse;
