@@ -125,6 +125,17 @@ export const CASES: Case[] = [
   { name: "flood 300 on 80,443", ruleId: "connection-flood", input: faulty.flood("203.0.113.9", 300, [80, 443]) },
   { name: "flood 80 on 8545", ruleId: "connection-flood", input: faulty.flood("192.0.2.44", 80, [8545]) },
   {
+    name: "flood like the demo: one loopback IP, no public ports known",
+    ruleId: "connection-flood",
+    input: build({
+      node: { publicPorts: [], rpcPort: 18545 },
+      remoteIps: () => [
+        { ip: "127.0.0.77", connections: 120 },
+        { ip: "127.0.0.1", connections: 2 },
+      ],
+    }),
+  },
+  {
     name: "flood 2000 on 4 ports",
     ruleId: "connection-flood",
     input: faulty.flood("192.0.2.45", 2000, [80, 443, 8545, 8546]),

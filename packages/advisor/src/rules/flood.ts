@@ -55,7 +55,12 @@ const flood: Rule = {
     const p99 = percentile(legit, 99) ?? 1;
     const limit = Math.max(MIN_PER_IP_LIMIT, Math.ceil(p99 * ctx.t.perIpHeadroom));
     const separates = limit < top.peak;
-    const ports = (ctx.input.node.publicPorts.length ? ctx.input.node.publicPorts : [80, 443]).slice(0, 15);
+    const known = ctx.input.node.publicPorts.length
+      ? ctx.input.node.publicPorts
+      : ctx.input.node.rpcPort
+        ? [ctx.input.node.rpcPort]
+        : [80, 443];
+    const ports = known.slice(0, 15);
     const rate = limit * REQUESTS_PER_CONNECTION_PER_S;
     const burst = rate * 2;
     const topPoints: Point[] = rows.filter((r) => r.ip === topIp).map((r) => ({ time: r.time, value: r.connections }));
