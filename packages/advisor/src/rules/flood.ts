@@ -126,6 +126,7 @@ const flood: Rule = {
           "nginx counts a connection only once its request header is read; with HTTP/2 every concurrent request counts as a connection.",
           "JSON-RPC batches are one request: limit_req does not see their size; cap bodies with client_max_body_size.",
           "Default reject status is 503; the snippets use 429 so API clients can back off.",
+          "The dry-run switches need nginx ≥ 1.17.1 (limit_req_dry_run) and ≥ 1.17.6 (limit_conn_dry_run).",
         ],
         expectedEffect: `The busiest address stays at or below ${limit} concurrent connections; ordinary clients are unaffected (their p99 is ${fmt(p99)}).`,
         verification: {
