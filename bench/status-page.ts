@@ -31,6 +31,8 @@ const { values: args } = parseArgs({
     keep: { type: "boolean", default: false },
     /** `next dev` instead of the production build (screenshots only; figures need the build). */
     dev: { type: "boolean", default: false },
+    /** Directory for a screenshot of the page (viewport) after the LCP runs. */
+    shots: { type: "string" },
   },
 });
 const NODES = Number(args.nodes);
@@ -263,6 +265,7 @@ async function measureLcp(url: string, runs: number): Promise<number[]> {
       const rows = await page.locator("[data-component]").count();
       if (rows !== NODES + ENDPOINTS) throw new Error(`expected ${NODES + ENDPOINTS} components, saw ${rows}`);
       if (i > 0) results.push(lcp);
+      if (i === runs && args.shots) await page.screenshot({ path: `${args.shots}/status-page-100.png` });
       await context.close();
     }
   } finally {

@@ -83,7 +83,7 @@ export function PublicStatusView(props: {
                   <span className={`sp-pill st-${c.state}`}>{stateLabel(c.state)}</span>
                 </div>
                 {c.description ? <p className="small muted">{c.description}</p> : null}
-                <UptimeBars days={c.days} label={c.name} />
+                <UptimeBars component={c} />
                 <div className="sp-bars-legend small muted">
                   <span>90 days ago</span>
                   <span>{formatUptime(c.uptime90)} uptime</span>
