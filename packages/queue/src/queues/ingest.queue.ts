@@ -145,6 +145,12 @@ export const IngestReportedSettings = z.object({
     .optional(),
   listeningPorts: z.array(z.number().int().min(0).max(65_535)).max(1024).nullable().optional(),
   shmTotalBytes: z.number().nonnegative().nullable().optional(),
+  /** Whitelisted command-line flags of the node process (wire settings.nodeArgs; NODE_ARG_FLAGS). */
+  nodeArgs: z
+    .array(z.object({ flag: z.string().max(64), value: z.string().max(256) }))
+    .max(32)
+    .nullable()
+    .optional(),
   /** The busiest outbound destinations of the newest sample that reported them (epoch ms). */
   outbound: z
     .object({

@@ -1,4 +1,9 @@
-import type { AdvisorInput, AdvisorOutboundDestination, AdvisorSettings } from "@rpcpulse/advisor";
+import {
+  clientConfigFromNodeArgs,
+  type AdvisorInput,
+  type AdvisorOutboundDestination,
+  type AdvisorSettings,
+} from "@rpcpulse/advisor";
 import type { AdvisorNodeRow, AdvisorWindow, ReportedSettingsRow } from "@rpcpulse/db";
 import { z } from "zod";
 
@@ -18,6 +23,11 @@ const ReportedSettings = z.object({
     .optional(),
   listeningPorts: z.array(z.number().int()).nullable().catch(null).optional(),
   shmTotalBytes: num.optional(),
+  nodeArgs: z
+    .array(z.object({ flag: z.string(), value: z.string() }))
+    .nullable()
+    .catch(null)
+    .optional(),
 });
 
 /** The agent's last report in the advisor's shape (unknown or malformed parts read as unknown). */
@@ -34,6 +44,7 @@ export function toAdvisorSettings(row: ReportedSettingsRow | null): AdvisorSetti
     tcpTwRecycleLines: s.tcpTwRecycleLines ?? [],
     ...(s.listeningPorts ? { listeningPorts: s.listeningPorts } : {}),
     shmTotalBytes: s.shmTotalBytes ?? null,
+    clientConfig: clientConfigFromNodeArgs(s.nodeArgs),
   };
 }
 
