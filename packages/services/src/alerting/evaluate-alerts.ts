@@ -40,6 +40,8 @@ export interface EvaluationReport {
   incidentsOpened: number;
   incidentsResolved: number;
   errors: number;
+  /** The first error of the round (later ones are counted only). */
+  firstError?: string;
 }
 
 function evaluatorRule(rule: AlertRuleRow): EvaluatorRule {
@@ -110,7 +112,7 @@ export async function evaluateAlerts(deps: EvaluateAlertsDeps, input: { now?: Da
       } catch (error) {
         // One broken target must not stop the round; the next round retries it.
         report.errors++;
-        if (report.errors === 1) (report as EvaluationReport & { firstError?: string }).firstError = String(error);
+        if (report.errors === 1) report.firstError = error instanceof Error ? error.message : String(error);
       }
     }
   }
