@@ -54,6 +54,7 @@ export function toRankedRows(endpoints: readonly Endpoint[], regional: RegionalL
       score: e.score,
       status: e.health,
       operatorVerified: e.operatorVerified,
+      claimedBy: e.claimedBy,
       latency:
         perRegion && perRegion.length > 0
           ? perRegion

@@ -63,6 +63,7 @@ export function RankedTable({ rows, caption }: { rows: RankedRow[]; caption: str
                   <a href={`/directory/endpoints/${r.id}`}>{r.name}</a>
                 </div>
                 {r.provider ? <div className="small muted">{r.provider}</div> : null}
+                {r.claimedBy ? <div className="small muted">run by {r.claimedBy}</div> : null}
                 <div className="dir-marks">
                   <StatusMark status={r.status} compact />
                   {r.operatorVerified ? <VerifiedMark /> : null}

@@ -24,6 +24,8 @@ export interface RankedRow {
   score: number | null;
   status: DirectoryStatus;
   operatorVerified: boolean;
+  /** Organization that proved it runs the endpoint, if any. */
+  claimedBy?: string | null;
   latency: RegionLatency[];
   lagBlocks: number | null;
   uptime: { h24: number | null; d7: number | null; d30: number | null };
