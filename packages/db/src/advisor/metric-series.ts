@@ -28,6 +28,7 @@ export const ADVISOR_SERIES_METRICS = [
   "conntrack_ratio",
   "fd_ratio",
   "top_ip_connections",
+  "rpc_connections",
   "peers",
   "mem_available_ratio",
   "shm_free_ratio",
@@ -60,6 +61,8 @@ const EXPRESSIONS: Record<AdvisorSeriesMetric, { raw: string; rollup: string | n
   },
   fd_ratio: { raw: "open_fds::float8 / nullif(fd_limit, 0)", rollup: "open_fds_max::float8 / nullif(fd_limit, 0)" },
   top_ip_connections: { raw: "top_ip", rollup: null },
+  // All listed connections per sample (the Substrate RPC connection cap's verification series).
+  rpc_connections: { raw: "sum_ip", rollup: null },
   peers: { raw: "peers", rollup: "peers_min" },
   mem_available_ratio: {
     raw: "mem_available::float8 / nullif(mem_total, 0)",
@@ -70,11 +73,12 @@ const EXPRESSIONS: Record<AdvisorSeriesMetric, { raw: string; rollup: string | n
 };
 
 function rawSql(metric: AdvisorSeriesMetric): string {
-  if (metric === "top_ip_connections") {
+  if (metric === "top_ip_connections" || metric === "rpc_connections") {
+    const aggregate = metric === "top_ip_connections" ? "max" : "sum";
     return `
 SELECT s.time,
   coalesce(
-    (SELECT max(r.conns) FROM node_remote_ips r WHERE r.node_id = s.node_id AND r.time = s.time),
+    (SELECT ${aggregate}(r.conns) FROM node_remote_ips r WHERE r.node_id = s.node_id AND r.time = s.time),
     -- No remote-IP row at a sample that counted remote IPs: nobody was connected.
     CASE WHEN s.distinct_remote_ips IS NOT NULL THEN 0 END
   )::float8 AS value

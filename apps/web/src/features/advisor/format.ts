@@ -35,6 +35,7 @@ const METRIC_LABEL: Record<string, { label: string; unit: string; ratio?: boolea
   conntrack_ratio: { label: "Conntrack table use", unit: "%", ratio: true },
   fd_ratio: { label: "File descriptors in use", unit: "%", ratio: true },
   top_ip_connections: { label: "Connections of the busiest remote IP", unit: "connections" },
+  rpc_connections: { label: "Connections of all remote IPs", unit: "connections" },
   peers: { label: "Peers", unit: "peers" },
   mem_available_ratio: { label: "Memory available", unit: "%", ratio: true },
   shm_free_ratio: { label: "/dev/shm free", unit: "bytes" },
