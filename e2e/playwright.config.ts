@@ -44,7 +44,7 @@ export default defineConfig({
     },
     {
       name: "ui",
-      testMatch: /(accounts|fleet|directory|status-pages|status-route-walker|status-alerting)\.spec\.ts$/,
+      testMatch: /(accounts|fleet|directory|advisor|status-alerting|status-pages|status-route-walker)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], launchOptions: chromium },
       fullyParallel: false,
     },

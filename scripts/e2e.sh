@@ -12,6 +12,8 @@ export QUEUE_PREFIX="rpcpulse-e2e-$$"
 export APP_BASE_URL="http://localhost:$E2E_PORT"
 export PORT=$E2E_PORT
 export BETTER_AUTH_SECRET=${BETTER_AUTH_SECRET:-e2e-secret-0123456789abcdef0123456789abcdef}
+# The worker encrypts notification channel secrets; production mode requires the key.
+export SECRETS_ENCRYPTION_KEY=${SECRETS_ENCRYPTION_KEY:-e2e-secrets-key-0123456789abcdef0123456789abcdef}
 export WORKER_HEALTH_PORT=${WORKER_HEALTH_PORT:-3199}
 export INGEST_PORT=${INGEST_PORT:-3103}
 export INGEST_HOST=127.0.0.1
@@ -25,6 +27,12 @@ export E2E_BASE_URL=$APP_BASE_URL
 # Alerting: evaluate every 2 s; deliveries may reach the spec's loopback webhook receiver.
 export ALERT_EVALUATE_INTERVAL_MS=2000
 export NOTIFY_ALLOW_PRIVATE=true
+# Tuning advisor: sweep every 5 s over a 1-minute window, verify applied changes on 1-minute
+# before/after windows (e2e/specs/advisor.spec.ts waits for a whole window of flood first).
+export ADVISOR_INTERVAL_MS=5000
+export ADVISOR_WINDOW_MINUTES=1
+export ADVISOR_CLEAR_MINUTES=3
+export ADVISOR_VERIFY_WINDOW_MINUTES=1
 export NODE_ENV=production
 
 [ -x /usr/bin/chromium ] || die "Chromium is missing: apt-get install -y chromium (see .ci/run)"

@@ -29,6 +29,8 @@ export interface TimeSeriesChartProps {
   xRange?: [number, number];
   /** Shown instead of the chart when there is no value at all. */
   emptyText: string;
+  /** Vertical markers (Unix seconds) drawn across the plot, e.g. when a change was applied. */
+  markers?: { time: number; label: string }[];
 }
 
 function hasValues(series: ChartSeries[]): boolean {
@@ -128,6 +130,32 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
         })),
       ],
     };
+    const markers = props.markers ?? [];
+    if (markers.length > 0) {
+      opts.hooks = {
+        draw: [
+          (plotted: uPlot) => {
+            const ctx = plotted.ctx;
+            const { top, height } = plotted.bbox;
+            ctx.save();
+            ctx.strokeStyle = "#b42318";
+            ctx.fillStyle = "#b42318";
+            ctx.lineWidth = 1.5 * devicePixelRatio;
+            ctx.setLineDash([4 * devicePixelRatio, 3 * devicePixelRatio]);
+            ctx.font = `${11 * devicePixelRatio}px system-ui, sans-serif`;
+            for (const m of markers) {
+              const x = Math.round(plotted.valToPos(m.time, "x", true));
+              ctx.beginPath();
+              ctx.moveTo(x, top);
+              ctx.lineTo(x, top + height);
+              ctx.stroke();
+              ctx.fillText(m.label, x + 4 * devicePixelRatio, top + 12 * devicePixelRatio);
+            }
+            ctx.restore();
+          },
+        ],
+      };
+    }
     const u = new uPlot(opts, data, el);
     plot.current = u;
     const resize = new ResizeObserver(() =>

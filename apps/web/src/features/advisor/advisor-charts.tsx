@@ -37,6 +37,8 @@ export function BeforeAfterChart(props: {
   after: Point[];
   beforeMedian: number | null;
   afterMedian: number | null;
+  /** ISO time of the change (drawn as a marker). */
+  appliedAt: string;
 }) {
   const scale = props.ratio ? 100 : 1;
   const all = [
@@ -55,6 +57,7 @@ export function BeforeAfterChart(props: {
       format={formatNumber}
       height={200}
       emptyText="No samples around the change yet."
+      markers={[{ time: secs(props.appliedAt), label: "change applied" }]}
       series={[
         { label: "before", color: "#94a3b8", values: pick("before") },
         { label: "after", color: "#0e7c86", values: pick("after") },

@@ -79,6 +79,7 @@ export function BeforeAfter({ s }: { s: SuggestionView }) {
         after={v.after.points}
         beforeMedian={v.result.beforeMedian}
         afterMedian={v.result.afterMedian}
+        appliedAt={v.appliedAt}
       />
       <VerdictLine s={s} />
     </div>
