@@ -54,3 +54,12 @@ export function publicStatusRoute(
 export function xmlResponse(body: string, type: string): Response {
   return new Response(body, { headers: { "content-type": `${type}; charset=utf-8` } });
 }
+
+/**
+ * JSON with <, > and & as \u escapes: feed texts are plain text that may contain markup-like
+ * characters, and a naive consumer that pastes them into HTML gets inert text.
+ */
+export function safeJsonResponse(body: unknown, contentType = "application/json"): Response {
+  const text = JSON.stringify(body).replace(/[<>&]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+  return new Response(text, { headers: { "content-type": `${contentType}; charset=utf-8` } });
+}

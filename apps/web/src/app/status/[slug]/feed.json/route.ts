@@ -1,11 +1,9 @@
 import { renderJsonFeed } from "../../../../features/status/feeds.js";
-import { pageUrlFor, publicStatusRoute } from "../../../../features/status/public-route.js";
+import { pageUrlFor, publicStatusRoute, safeJsonResponse } from "../../../../features/status/public-route.js";
 
 export const dynamic = "force-dynamic";
 
 /** GET /status/<slug>/feed.json: JSON Feed 1.1 of the page's incidents and maintenance. */
 export const GET = publicStatusRoute((snapshot, param) =>
-  Response.json(renderJsonFeed(snapshot, pageUrlFor(param, snapshot)), {
-    headers: { "content-type": "application/feed+json; charset=utf-8" },
-  }),
+  safeJsonResponse(renderJsonFeed(snapshot, pageUrlFor(param, snapshot)), "application/feed+json"),
 );

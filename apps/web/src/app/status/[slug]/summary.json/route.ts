@@ -1,9 +1,9 @@
 import { renderSummary } from "../../../../features/status/feeds.js";
-import { pageUrlFor, publicStatusRoute } from "../../../../features/status/public-route.js";
+import { pageUrlFor, publicStatusRoute, safeJsonResponse } from "../../../../features/status/public-route.js";
 
 export const dynamic = "force-dynamic";
 
 /** GET /status/<slug>/summary.json: current state of every listed component, active incidents, maintenance. */
 export const GET = publicStatusRoute((snapshot, param) =>
-  Response.json(renderSummary(snapshot, pageUrlFor(param, snapshot))),
+  safeJsonResponse(renderSummary(snapshot, pageUrlFor(param, snapshot))),
 );
