@@ -110,7 +110,8 @@ describe("agent as an opt-in vantage point (real processes)", () => {
         const rows = await stored();
         return new Set(rows.map((r) => r.endpoint_id)).size >= 2 ? rows : undefined;
       },
-      60_000,
+      // The worker child is not waited for by the stack; under a loaded suite it may take a while to start.
+      120_000,
       250,
     ).catch((error: unknown) => {
       const vantageLines = [...agent.lines(), ...(stack.worker?.lines() ?? []), ...(stack.ingest?.lines() ?? [])]
