@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from "node:child_process";
+import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { execFileSync } from "node:child_process";
 import { expect, test, type Page } from "@playwright/test";
 import { createApiAccount, type ApiAccount } from "../fixtures/api-account.js";
 
@@ -30,6 +30,13 @@ async function reloadUntil(page: Page, what: () => Promise<boolean>, timeoutMs: 
   }
 }
 
+async function stop(child: ChildProcess | undefined): Promise<void> {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, "exit");
+  child.kill("SIGTERM");
+  await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
+}
+
 test.describe("tuning advisor", () => {
   let owner: ApiAccount;
   let agent: ChildProcess | undefined;
@@ -41,9 +48,9 @@ test.describe("tuning advisor", () => {
   });
 
   test.afterAll(async () => {
-    flood?.kill("SIGTERM");
-    agent?.kill("SIGTERM");
-    if (stateDir) rmSync(stateDir, { recursive: true, force: true });
+    // Wait for both to exit: the agent may still be writing its spool when asked to stop.
+    await Promise.all([stop(flood), stop(agent)]);
+    if (stateDir) rmSync(stateDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
     await owner?.api.dispose();
   });
 
