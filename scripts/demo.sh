@@ -37,6 +37,12 @@ if [ -z "${BETTER_AUTH_SECRET:-}" ]; then
   BETTER_AUTH_SECRET=$(cat var/demo-secret)
   export BETTER_AUTH_SECRET
 fi
+# Likewise the key the worker encrypts notification channel secrets with (required in production mode).
+if [ -z "${SECRETS_ENCRYPTION_KEY:-}" ]; then
+  [ -f var/demo-secrets-key ] || head -c 32 /dev/urandom | base64 | tr -d '\n' >var/demo-secrets-key
+  SECRETS_ENCRYPTION_KEY=$(cat var/demo-secrets-key)
+  export SECRETS_ENCRYPTION_KEY
+fi
 
 step "1/6 Checking PostgreSQL and Redis"
 ensure_services
