@@ -1,0 +1,250 @@
+// The ingest hot path checks batches with ajv compiled from the zod contract's JSON Schema; zod
+// stays the source of truth. This corpus test mutates valid batches field by field (boundary
+// numbers, long and astral strings, wrong types, missing and extra keys, long arrays) and
+// requires ajv's decision to equal zod's on every body, and the validator's 400 to word zod's issue.
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { isAppError } from "@rpcpulse/config";
+import { agentBatchSchema, type AgentBatch } from "@rpcpulse/domain";
+import { compileFastWireCheck, createWireValidator } from "../src/wire-validator.js";
+import { makeAgentBatch } from "./support/agent-batches.js";
+
+type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+type Path = (string | number)[];
+
+/** Small deterministic PRNG (mulberry32) so a failure reproduces. */
+function prng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const clone = <T>(v: T): T => structuredClone(v);
+
+function allPaths(value: Json, path: Path = [], out: Path[] = []): Path[] {
+  out.push(path);
+  if (Array.isArray(value)) value.forEach((v, i) => allPaths(v, [...path, i], out));
+  else if (value && typeof value === "object")
+    for (const [k, v] of Object.entries(value)) allPaths(v, [...path, k], out);
+  return out;
+}
+
+function getAt(root: Json, path: Path): Json {
+  let cur: Json = root;
+  for (const key of path) cur = (cur as Record<string | number, Json>)[key] as Json;
+  return cur;
+}
+
+function setAt(root: Json, path: Path, value: Json | undefined): Json {
+  if (path.length === 0) return value === undefined ? null : value;
+  const parent = getAt(root, path.slice(0, -1)) as Record<string | number, Json>;
+  const key = path[path.length - 1] as string | number;
+  if (value === undefined) {
+    if (Array.isArray(parent)) parent.splice(key as number, 1);
+    else delete parent[key];
+  } else parent[key] = value;
+  return root;
+}
+
+const EMOJI = "\u{1F680}"; // two UTF-16 code units, one code point
+const LENGTHS = [0, 1, 2, 3, 16, 31, 32, 33, 45, 63, 64, 65, 129, 130, 131, 253, 254, 256, 257, 1024, 1025, 4097];
+const NUMBERS = [
+  -1,
+  0,
+  0.5,
+  1,
+  2,
+  7,
+  -0.5,
+  59,
+  60,
+  100,
+  101,
+  255,
+  256,
+  999,
+  1000,
+  1023,
+  1024,
+  1025,
+  65_535,
+  65_536,
+  600_000,
+  600_001,
+  2 ** 31,
+  2 ** 32,
+  2 ** 53 - 1,
+  2 ** 53,
+  -(2 ** 53),
+  1e21,
+  1.5e308,
+];
+const STRINGS = [
+  "",
+  "x",
+  "2026-11-22T06:00:00Z",
+  "2026-11-22T06:00:00.123+01:00",
+  "2026-02-30T06:00:00Z",
+  "2026-11-22 06:00:00",
+  "10.0.0.1",
+  "256.0.0.1",
+  "::1",
+  "2001:db8::1",
+  "fe80::1%eth0",
+  "00000000-0000-0000-0000-000000000000",
+  "0bd260c4-0d00-4000-8000-000000000000",
+  "0bd260c4-0d00-9000-8000-000000000000",
+  "eu-west",
+  "EU",
+  "-eu",
+  "hive",
+];
+
+function mutateValue(rand: () => number, current: Json): Json | undefined {
+  const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)] as T;
+  const r = rand();
+  if (r < 0.08) return undefined; // remove the key / array element
+  if (r < 0.16) return null;
+  if (r < 0.22) return pick([true, false, {}, [], "1", 1]);
+  if (typeof current === "number" || r < 0.4) {
+    const n = pick(NUMBERS);
+    return rand() < 0.5 && typeof current === "number" ? current + n * (rand() < 0.5 ? -1 : 1) : n;
+  }
+  if (typeof current === "string" || r < 0.65) {
+    if (rand() < 0.5) return pick(STRINGS);
+    const length = pick(LENGTHS);
+    return rand() < 0.5 ? "a".repeat(length) : EMOJI.repeat(Math.ceil(length / 2));
+  }
+  if (Array.isArray(current)) {
+    const length = pick(LENGTHS);
+    const item = current[0] ?? 1;
+    return rand() < 0.3 ? [] : Array.from({ length }, () => clone(item));
+  }
+  if (current && typeof current === "object") {
+    // An unknown key (tolerated by both) or a known one removed.
+    const copy = clone(current) as Record<string, Json>;
+    if (rand() < 0.5) copy[`unknown${Math.floor(rand() * 10)}`] = pick([1, "x", null]);
+    else delete copy[pick(Object.keys(copy)) ?? "x"];
+    return copy;
+  }
+  return pick(STRINGS);
+}
+
+function vantageBatch(): AgentBatch {
+  const batch = makeAgentBatch(7, { samples: 2, remoteIps: 3 });
+  const at = Date.parse(batch.sentAt) - 5_000;
+  return {
+    ...batch,
+    vantage: {
+      region: "eu-west",
+      probes: [
+        {
+          endpointId: "0bd260c4-0d00-4000-8000-000000000001",
+          startedAt: new Date(at).toISOString(),
+          ok: true,
+          httpStatus: 200,
+          errorClass: null,
+          errorMessage: null,
+          rateLimited: false,
+          responseBytes: 300,
+          headBlock: 5,
+          headTime: new Date(at - 1_000).toISOString(),
+          finalizedBlock: 3,
+          phases: { dnsMs: 1, connectMs: 2, tlsMs: 3, firstByteMs: 20, totalMs: 21 },
+        },
+      ],
+    },
+  } as AgentBatch;
+}
+
+const BASES: Json[] = [
+  makeAgentBatch(1, { samples: 2, remoteIps: 3 }),
+  makeAgentBatch(2, { samples: 1, remoteIps: 0, nodeId: "0bd260c4-0d00-4000-8000-000000000002" }),
+  vantageBatch(),
+] as unknown as Json[];
+
+describe("wire validator (ajv on the hot path) against the zod contract", () => {
+  const fast = compileFastWireCheck();
+  const validate = createWireValidator();
+
+  it("accepts the valid corpus, like zod", () => {
+    for (const base of BASES) {
+      assert.equal(agentBatchSchema.safeParse(base).success, true);
+      assert.equal(fast(base), true);
+      assert.equal(validate(base), base);
+    }
+  });
+
+  it("decides every mutated batch as zod does (5,000 seeded cases, 1-3 mutations each)", () => {
+    const rand = prng(20261122);
+    const disagreements: string[] = [];
+    let accepted = 0;
+    for (let i = 0; i < 5_000; i++) {
+      let body = clone(BASES[i % BASES.length] as Json);
+      const mutations = 1 + Math.floor(rand() * 3);
+      const applied: string[] = [];
+      for (let m = 0; m < mutations; m++) {
+        const paths = allPaths(body).filter((p) => p.length > 0);
+        const path = paths[Math.floor(rand() * paths.length)] as Path;
+        const value = mutateValue(rand, getAt(body, path));
+        body = setAt(body, path, value);
+        applied.push(`${path.join(".")}=${JSON.stringify(value)?.slice(0, 40)}`);
+      }
+      const zodOk = agentBatchSchema.safeParse(body).success;
+      if (zodOk) accepted++;
+      if (fast(body) !== zodOk)
+        disagreements.push(`case ${i}: zod ${zodOk ? "accepts" : "refuses"}: ${applied.join(", ")}`);
+    }
+    assert.deepEqual(disagreements.slice(0, 10), []);
+    // The corpus exercises both outcomes (not just a pile of obviously broken bodies).
+    assert.ok(accepted > 250, `only ${accepted} mutated bodies were valid`);
+    assert.ok(accepted < 4_750, `${accepted} mutated bodies were valid: mutations too weak`);
+  });
+
+  it("counts string length in code points as zod does (astral characters)", () => {
+    const body = clone(BASES[0] as Json);
+    // clientVersion allows 256: 256 rockets are 256 code points (512 UTF-16 units).
+    setAt(body, ["samples", 0, "chain", "clientVersion"], EMOJI.repeat(256));
+    assert.equal(agentBatchSchema.safeParse(body).success, true);
+    assert.equal(fast(body), true);
+    setAt(body, ["samples", 0, "chain", "clientVersion"], EMOJI.repeat(257));
+    assert.equal(agentBatchSchema.safeParse(body).success, false);
+    assert.equal(fast(body), false);
+  });
+
+  it("lets null through a nullable enum (headTimeSource)", () => {
+    const body = clone(BASES[0] as Json);
+    setAt(body, ["samples", 0, "chain", "headTimeSource"], null);
+    assert.equal(agentBatchSchema.safeParse(body).success, true);
+    assert.equal(fast(body), true);
+    setAt(body, ["samples", 0, "chain", "headTimeSource"], "guessed");
+    assert.equal(fast(body), false);
+  });
+
+  it("words a refusal with zod's first issue and the count of the others", () => {
+    const body = clone(BASES[0] as Json);
+    setAt(body, ["batchSeq"], -1);
+    setAt(body, ["samples", 0, "collectedAt"], "yesterday");
+    const zod = agentBatchSchema.safeParse(body);
+    assert.equal(zod.success, false);
+    const first = zod.error!.issues[0]!;
+    assert.throws(
+      () => validate(body),
+      (error: unknown) => {
+        assert.ok(isAppError(error));
+        assert.equal(error.code, "VALIDATION");
+        assert.equal(error.details?.reason, "invalid_batch");
+        assert.equal(
+          error.message,
+          `Invalid batch: ${first.path.join(".")}: ${first.message} (and ${zod.error!.issues.length - 1} more)`,
+        );
+        return true;
+      },
+    );
+  });
+});
