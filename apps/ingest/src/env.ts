@@ -32,7 +32,17 @@ export const ingestEnvShape = {
   INGEST_DEDUPE_WINDOW: z.coerce.number().int().min(16).max(100_000).default(4_096),
   /** Requests being read/processed at once; beyond it new requests get 503 at once. */
   INGEST_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(100_000).default(256),
+  /**
+   * Ingest processes sharing the port (node:cluster): 0 = one per CPU, 1 = a single process.
+   * Accepting a batch is CPU work (gunzip, JSON parse, validation), so one process uses one core.
+   */
+  INGEST_WORKERS: z.coerce.number().int().min(0).max(64).default(0),
 };
+
+/** INGEST_WORKERS resolved: 0 means one process per available CPU. */
+export function ingestWorkerCount(env: Pick<IngestEnv, "INGEST_WORKERS">, cpus: number): number {
+  return env.INGEST_WORKERS === 0 ? Math.max(1, cpus) : env.INGEST_WORKERS;
+}
 
 export type IngestEnv = z.infer<z.ZodObject<typeof ingestEnvShape>>;
 

@@ -1,0 +1,70 @@
+import cluster, { type Worker } from "node:cluster";
+import type { Logger } from "@rpcpulse/config";
+
+/**
+ * The ingest primary when INGEST_WORKERS > 1: forks that many ingest processes sharing the one
+ * listening port (node:cluster hands connections out round robin), restarts a worker that dies
+ * (with a growing delay if it keeps dying at once), and on stop asks every worker to drain and
+ * waits for them. The workers run startIngest exactly as a single process does; everything they
+ * share (rate limits, the dedupe set, the queue) lives in Redis, so N processes behave as one.
+ */
+export interface IngestCluster {
+  stop(): Promise<void>;
+}
+
+const STOP_GRACE_MS = 10_000;
+const MAX_RESTART_DELAY_MS = 30_000;
+/** A worker that ran at least this long before dying restarts at once. */
+const HEALTHY_RUN_MS = 10_000;
+
+export function runIngestCluster(options: { workers: number; log: Logger }): IngestCluster {
+  const { workers, log } = options;
+  let stopping = false;
+  let restartDelayMs = 0;
+  const startedAt = new Map<Worker, number>();
+
+  const fork = () => {
+    const worker = cluster.fork();
+    startedAt.set(worker, Date.now());
+  };
+
+  cluster.on("exit", (worker, code, signal) => {
+    const ranMs = Date.now() - (startedAt.get(worker) ?? 0);
+    startedAt.delete(worker);
+    if (stopping) return;
+    restartDelayMs = ranMs >= HEALTHY_RUN_MS ? 0 : Math.min(MAX_RESTART_DELAY_MS, Math.max(250, restartDelayMs * 2));
+    log.warn(
+      { pid: worker.process.pid, code, signal, restartInMs: restartDelayMs },
+      "ingest worker exited; restarting",
+    );
+    setTimeout(() => {
+      if (!stopping) fork();
+    }, restartDelayMs).unref();
+  });
+
+  for (let i = 0; i < workers; i++) fork();
+  log.info({ workers }, "ingest cluster started");
+
+  return {
+    async stop() {
+      stopping = true;
+      const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
+      await Promise.all(
+        alive.map(
+          (worker) =>
+            new Promise<void>((resolve) => {
+              const timer = setTimeout(() => worker.process.kill("SIGKILL"), STOP_GRACE_MS);
+              worker.once("exit", () => {
+                clearTimeout(timer);
+                resolve();
+              });
+              // Each worker drains its own connections (startIngest's stop) and exits.
+              worker.process.kill("SIGTERM");
+            }),
+        ),
+      );
+    },
+  };
+}
+
+export const isIngestClusterPrimary = () => cluster.isPrimary;
