@@ -4,6 +4,7 @@
  * (goal: p95 < 1 s). Not part of the test suite.
  *
  *   npx tsx bench/ingest-e2e.ts [--nodes 100] [--batches 8] [--samples 250] [--ips 2] [--concurrency 16]
+ *                               [--ingest-workers 0] [--profile-dir DIR]
  *
  * The ingest API and the worker run as their own processes (apps/ingest and apps/worker, src/main.ts) on a private
  * redis-server and a fresh database; this process is the load generator (pre-built gzip bodies,
@@ -75,6 +76,10 @@ async function main() {
       samples: { type: "string", default: "250" },
       ips: { type: "string", default: "2" },
       concurrency: { type: "string", default: "16" },
+      /** INGEST_WORKERS for the ingest process (0 = one per CPU, the app's default; 1 = one process). */
+      "ingest-workers": { type: "string", default: "0" },
+      /** Write a V8 CPU profile of the ingest process(es) into this directory (node --cpu-prof). */
+      "profile-dir": { type: "string" },
     },
   });
   const nodeCount = Number(values.nodes);
@@ -114,8 +119,10 @@ async function main() {
           INGEST_PORT: String(ingestPort),
           INGEST_RATE_PER_SECOND: "100000",
           INGEST_RATE_BURST: "100000",
+          INGEST_WORKERS: values["ingest-workers"],
         },
         "ingest listening",
+        values["profile-dir"] ? ["--cpu-prof", "--cpu-prof-dir", values["profile-dir"]] : [],
       ),
     );
     apps.push(
@@ -216,7 +223,7 @@ async function main() {
 
     console.log(
       `dataset: ${total.toLocaleString()} samples (${nodeCount} nodes × ${perNode} batches × ${perBatch}) + ` +
-        `${csv.remoteIps.toLocaleString()} remote-IP rows; HTTP concurrency ${values.concurrency}; answers ${JSON.stringify(Object.fromEntries(statuses))}`,
+        `${csv.remoteIps.toLocaleString()} remote-IP rows; HTTP concurrency ${values.concurrency}; INGEST_WORKERS=${values["ingest-workers"]}; answers ${JSON.stringify(Object.fromEntries(statuses))}`,
     );
     console.log(
       table([

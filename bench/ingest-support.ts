@@ -62,8 +62,9 @@ export async function startApp(
   app: "ingest" | "worker",
   env: Record<string, string>,
   readyText: string,
+  nodeArgs: string[] = [],
 ): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+  const child = spawn(process.execPath, [...nodeArgs, "--import", "tsx", "src/main.ts"], {
     cwd: join(ROOT, "apps", app),
     env: { LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
