@@ -161,9 +161,9 @@ test.describe("status pages and alerting", () => {
     // 5. The rule, through the form: head age above 12 s for 4 s, resolve after 4 s.
     await page.reload();
     const form = page.getByTestId("rule-form");
-    await form.getByLabel("Name").fill("Stalled head");
-    await form.getByLabel("Type").selectOption("head_age");
-    await form.getByLabel("Target").selectOption(`node:${config.nodeId}`);
+    await form.getByLabel("Name", { exact: true }).fill("Stalled head");
+    await form.getByLabel("Type", { exact: true }).selectOption("head_age");
+    await form.getByLabel("Target", { exact: true }).selectOption(`node:${config.nodeId}`);
     await form.getByLabel(/^Fire at/).fill("12");
     await form.getByLabel(/^Degraded from/).fill("");
     await form.getByLabel("Fire after (s)").fill("4");

@@ -153,16 +153,20 @@ export function RuleForm(props: {
           hint="Hysteresis. Default: the degraded tier, else the threshold."
           error={err.resolveBelow}
         />
-        <NumberField
-          name="windowMinutes"
-          label="Window (min)"
-          value={pick(
-            "windowMinutes",
-            keyed === "initial" ? props.initial.windowMinutes : String(info?.windowMinutes ?? 0),
-          )}
-          hint="Probes and latency are judged over this window."
-          error={err.windowMinutes}
-        />
+        {info && info.windowMinutes > 0 ? (
+          <NumberField
+            name="windowMinutes"
+            label="Window (min)"
+            value={pick(
+              "windowMinutes",
+              keyed === "initial" ? props.initial.windowMinutes : String(info?.windowMinutes ?? 0),
+            )}
+            hint="Probes and latency are judged over this window."
+            error={err.windowMinutes}
+          />
+        ) : (
+          <input type="hidden" name="windowMinutes" value="0" />
+        )}
       </div>
       <div className="form-grid">
         <NumberField
