@@ -19,7 +19,12 @@ export async function claimEndpointAction(_prev: FormState, formData: FormData):
     const { ctx } = await requireOrgContext(input.slug);
     const claim = await claimEndpoint(getClaimDeps(), ctx, { endpoint: input.endpoint });
     revalidatePath(`/app/o/${ctx.organizationSlug}/endpoints`);
-    return { status: "ok", message: `Claim started for ${claim.url}. Publish the record below, then verify.` };
+    return {
+      status: "ok",
+      message: claim.dnsName
+        ? `Claim started for ${claim.url}: publish the TXT record shown, or verify through your agent.`
+        : `Claim started for ${claim.url}: verify it through your agent.`,
+    };
   });
   return result.status === "ok" ? result : { ...result, values };
 }
@@ -35,7 +40,8 @@ export async function verifyClaimAction(_prev: FormState, formData: FormData): P
     revalidatePath(`/app/o/${ctx.organizationSlug}/endpoints`);
     if (claim.status === "verified" && claim.lastError === null)
       return { status: "ok", message: `Verified: ${claim.url} is now shown as run by your organization.` };
-    return { status: "error", message: claim.lastError ?? "Not verified yet." };
+    // The reason is stored on the claim and shown with it; the form only says the check ran.
+    return { status: "error", message: claim.lastError ?? "Not verified yet.", data: { checked: "1" } };
   });
 }
 

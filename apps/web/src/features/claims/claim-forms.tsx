@@ -39,7 +39,7 @@ function VerifyForm({ slug, claimId, method }: { slug: string; claimId: string; 
       <SubmitButton className="secondary small" pendingText="Checking…">
         {method === "dns" ? "Verify DNS record" : "Verify through agent"}
       </SubmitButton>
-      <FormNotice state={state} />
+      {state.data?.checked ? null : <FormNotice state={state} />}
     </form>
   );
 }
