@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
@@ -378,20 +378,86 @@ describe("tuning advisor services (PostgreSQL)", () => {
     assert.match(text, /RPC Pulse never changes a node by itself/);
     assert.match(text, /<<'RPCPULSE_EOF'/);
     assert.match(text, /limit_conn/);
-    // Outside function bodies and heredocs only comments, blank lines, set and the dispatcher run.
     const dir = mkdtempSync(join(tmpdir(), "rpcpulse-advice-"));
     try {
       const file = join(dir, script.filename);
       writeFileSync(file, text);
       execFileSync("bash", ["-n", file]);
+      // Run as is, it only lists: suggestions and their snippet ids.
       const listed = execFileSync("bash", [file], { encoding: "utf8" });
       assert.match(listed, /^\[1\] /);
-      assert.throws(() => execFileSync("bash", [file, "apply", "999"], { stdio: "pipe" }));
+      assert.match(listed, /\n {4}1\.1 {2}nginx/);
+      for (const bad of ["999", "9.9", "1", "1.1;id", "../1.1"]) {
+        assert.throws(() => execFileSync("bash", [file, "apply", bad], { stdio: "pipe" }), bad);
+      }
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
     const other = await exportSuggestionsScript(deps, ctxOf(ORG_B));
     assert.equal(other.suggestions, 0);
     assert.ok(!other.content.includes("10.9.9.9"));
+  });
+
+  test("export: apply N.M writes one snippet literally, backing up what it replaces; printed snippets stay printed", async () => {
+    const nodeId = await createNode(db, ORG_B, "export-apply");
+    const dir = mkdtempSync(join(tmpdir(), "rpcpulse-advice-apply-"));
+    const target = join(dir, "90-rpc-node.conf");
+    const content = "net.core.somaxconn = 8192\n# $HOME and `x` stay literal\nRPCPULSE_EOF\n";
+    const draft: SuggestionDraft = {
+      ruleId: "listen-overflow",
+      fingerprint: "listen-overflow:export",
+      kind: "change",
+      title: "Raise the listen backlog",
+      severity: "high",
+      impact: 60,
+      summary: "s",
+      evidence: [],
+      arithmetic: [],
+      snippets: [
+        { kind: "sysctl", title: "sysctl.d file", filename: target, content, applyCommand: "sysctl --system" },
+        {
+          kind: "nginx",
+          title: "listen backlog",
+          filename: "nginx.conf server {} block",
+          content: "listen 80 backlog=8192;",
+        },
+      ],
+      caveats: [],
+      expectedEffect: "",
+      verification: { metric: "listen_overflows", direction: "decrease", minimumWindowMinutes: 30, how: "" },
+      sources: [],
+    };
+    await applySuggestionPlan(
+      db.prisma,
+      planSuggestionChanges({
+        organizationId: ORG_B,
+        nodeId,
+        existing: [],
+        drafts: [draft],
+        settings: null,
+        now: new Date(),
+        clearAfterMs: 30 * MIN,
+      }),
+    );
+    try {
+      const script = await exportSuggestionsScript(deps, ctxOf(ORG_B), { nodeId });
+      assert.equal(script.filename, "rpcpulse-advice-export-apply.sh");
+      const file = join(dir, script.filename);
+      writeFileSync(file, script.content);
+      execFileSync("bash", ["-n", file]);
+      writeFileSync(target, "old\n");
+      const out = execFileSync("bash", [file, "apply", "1.1"], { encoding: "utf8" });
+      assert.equal(readFileSync(target, "utf8"), content, "written literally (heredoc tag collision avoided)");
+      assert.match(out, /next \(by hand\): sysctl --system/);
+      const backups = readdirSync(dir).filter((f) => f.startsWith("90-rpc-node.conf.rpcpulse-backup-"));
+      assert.equal(backups.length, 1);
+      assert.equal(readFileSync(join(dir, backups[0]!), "utf8"), "old\n");
+      // A snippet without a file path is printed, never written.
+      const printed = execFileSync("bash", [file, "apply", "1.2"], { encoding: "utf8" });
+      assert.equal(printed.trim(), "listen 80 backlog=8192;");
+      assert.deepEqual(readdirSync(dir).sort(), [script.filename, "90-rpc-node.conf", backups[0]!].sort());
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

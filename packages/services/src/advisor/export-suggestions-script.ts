@@ -30,24 +30,36 @@ function delimiterFor(content: string): string {
   return tag;
 }
 
-function snippetLines(snippet: Snippet): string[] {
-  const lines = [`  # --- ${snippet.title.replace(/\s+/g, " ")} (${snippet.kind})`];
-  if (snippet.dryRunFirst)
-    lines.push("  # Run this in its measuring / dry-run mode first and read the logs before enforcing it.");
+/** One snippet as its own function: it writes its file (after a backup of an existing one) or prints it. */
+function snippetFunction(snippet: Snippet, id: string): string[] {
+  const lines = [
+    `snippet_${id.replace(".", "_")}() {`,
+    `  # ${id}: ${snippet.title.replace(/\s+/g, " ")} (${snippet.kind})`,
+  ];
+  if (snippet.dryRunFirst) {
+    lines.push("  # A measuring / dry-run variant: apply it first and read the logs before the enforcing one.");
+  }
   const body = snippet.content.endsWith("\n") ? snippet.content : `${snippet.content}\n`;
   const tag = delimiterFor(body);
   if (snippet.filename && SAFE_PATH.test(snippet.filename)) {
-    lines.push(`  echo "writing ${snippet.filename}"`);
-    lines.push(`  cat > '${snippet.filename}' <<'${tag}'`);
+    const file = snippet.filename;
+    lines.push(
+      `  if [ -e '${file}' ]; then cp -p '${file}' '${file}.rpcpulse-backup-'"$(date +%Y%m%d%H%M%S)"; echo "backed up ${file}"; fi`,
+      `  echo "writing ${file}"`,
+      `  cat > '${file}' <<'${tag}'`,
+    );
   } else {
-    // No file to write (flags, query parameters, a rule to type): print it.
+    // No file to write (flags, query parameters, rules to merge by hand): print it.
+    if (snippet.filename) lines.push(...comment(`Where it goes: ${snippet.filename}`, "  # "));
     lines.push(`  cat <<'${tag}'`);
   }
   lines.push(...body.slice(0, -1).split("\n"), tag);
   if (snippet.applyCommand) {
     lines.push("  # Then, when you are ready (not run by this script):");
     lines.push(...comment(snippet.applyCommand, "  #   "));
+    lines.push(`  echo ${shellQuote(`next (by hand): ${snippet.applyCommand.replace(/\s+/g, " ")}`)}`);
   }
+  lines.push("}");
   return lines;
 }
 
@@ -76,11 +88,8 @@ function suggestionBlock(s: SuggestionView, index: number): string[] {
   if (d.verification.how) out.push(...comment(`How to verify: ${d.verification.how}`));
   if (d.sources.length > 0)
     out.push("#", "# Sources:", ...d.sources.flatMap((src) => comment(`  ${src.title}: ${src.url}`)));
-  out.push(`suggestion_${index}() {`);
-  if (d.snippets.length === 0)
-    out.push("  echo 'Nothing to apply: this suggestion is an explanation or needs a manual change.'");
-  for (const snippet of d.snippets) out.push(...snippetLines(snippet));
-  out.push("}");
+  if (d.snippets.length === 0) out.push("# Nothing to apply: an explanation, or a change made by hand.");
+  d.snippets.forEach((snippet, i) => out.push(...snippetFunction(snippet, `${index}.${i + 1}`)));
   return out;
 }
 
@@ -111,33 +120,36 @@ export async function exportSuggestionsScript(
     `# generated: ${now.toISOString()} · ${suggestions.length} suggestion(s)`,
     "#",
     "# RPC Pulse never changes a node by itself, and this script changes nothing as it stands.",
-    "# Each suggestion's snippets are in a function that only runs when you name it:",
-    "#   bash <this file>            lists the suggestions",
-    "#   bash <this file> apply N    writes suggestion N's snippet files (run it on the node it names)",
-    "# Reloads and restarts are never run: they are printed as comments for you to do.",
-    "# Read every block, check it against your setup and keep a backup of each file it overwrites.",
+    "# Each snippet is a function that only runs when you name it, on the node the suggestion names:",
+    "#   bash <this file>               lists the suggestions and their snippets (ids like 2.1)",
+    "#   bash <this file> apply 2.1     writes snippet 2.1's file (an existing file is backed up first) or prints it",
+    "# Measuring (dry-run) variants come before the enforcing ones: apply and watch them first.",
+    "# Reloads and restarts are never run: they are printed for you to do.",
     "set -euo pipefail",
   ];
   suggestions.forEach((s, i) => lines.push(...suggestionBlock(s, i + 1)));
   lines.push(
     "",
     "list_suggestions() {",
-    ...suggestions.map(
-      (s, i) =>
-        `  echo ${shellQuote(`[${i + 1}] ${s.severity} · ${s.nodeName} · ${s.title}`.replace(/\s+/g, " ").slice(0, 200))}`,
-    ),
+    ...suggestions.flatMap((s, i) => [
+      `  echo ${shellQuote(`[${i + 1}] ${s.severity} · ${s.nodeName} · ${s.title}`.replace(/\s+/g, " ").slice(0, 200))}`,
+      ...s.draft.snippets.map(
+        (sn, j) =>
+          `  echo ${shellQuote(`    ${i + 1}.${j + 1}  ${`${sn.title}${sn.filename ? ` → ${sn.filename}` : ""}`.replace(/\s+/g, " ").slice(0, 230)}`)}`,
+      ),
+    ]),
     suggestions.length === 0 ? "  echo 'No open suggestions.'" : "  :",
     "}",
     "",
     'case "${1:-list}" in',
     "  list) list_suggestions ;;",
     "  apply)",
-    '    n="${2:-}"',
-    `    if ! [[ "$n" =~ ^[0-9]+$ ]] || (( n < 1 || n > ${suggestions.length} )); then`,
-    `      echo "usage: $0 apply N   (N = 1..${suggestions.length}, see: $0 list)" >&2; exit 2`,
+    '    id="${2:-}"',
+    '    if ! [[ "$id" =~ ^[0-9]+\\.[0-9]+$ ]] || ! declare -F "snippet_${id/./_}" >/dev/null; then',
+    '      echo "usage: $0 apply N.M   (a snippet id from: $0 list)" >&2; exit 2',
     "    fi",
-    '    "suggestion_$n" ;;',
-    '  *) echo "usage: $0 [list | apply N]" >&2; exit 2 ;;',
+    '    "snippet_${id/./_}" ;;',
+    '  *) echo "usage: $0 [list | apply N.M]" >&2; exit 2 ;;',
     "esac",
     "",
   );
