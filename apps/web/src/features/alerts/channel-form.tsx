@@ -27,6 +27,7 @@ export function ChannelForm({ slug }: { slug: string }) {
             <label htmlFor="ch-name">Name</label>
             <input
               id="ch-name"
+              type="text"
               name="name"
               maxLength={80}
               defaultValue={v.name}
@@ -50,6 +51,7 @@ export function ChannelForm({ slug }: { slug: string }) {
             <label htmlFor="ch-to">Recipients</label>
             <input
               id="ch-to"
+              type="text"
               name="to"
               placeholder="ops@example.com, oncall@example.com"
               defaultValue={v.to}
@@ -64,6 +66,7 @@ export function ChannelForm({ slug }: { slug: string }) {
               <label htmlFor="ch-bot">Bot token</label>
               <input
                 id="ch-bot"
+                type="text"
                 name="botToken"
                 autoComplete="off"
                 placeholder="123456:ABC-DEF…"
@@ -75,6 +78,7 @@ export function ChannelForm({ slug }: { slug: string }) {
               <label htmlFor="ch-chat">Chat id</label>
               <input
                 id="ch-chat"
+                type="text"
                 name="chatId"
                 defaultValue={v.chatId}
                 placeholder="-1001234567890 or @channel"

@@ -57,7 +57,7 @@ export function EventsChart({ events, now }: { events: AlertEventRow[]; now: Dat
       <figcaption className="legend small muted">
         {ORDER.map((k) => (
           <span key={k}>
-            <i style={{ background: COLOURS[k] }} /> {k}
+            <i className={`k-${k}`} aria-hidden="true" /> {k}
           </span>
         ))}
         <span>· max {max} per hour</span>

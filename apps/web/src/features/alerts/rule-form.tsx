@@ -80,6 +80,7 @@ export function RuleForm(props: {
           <label htmlFor="rule-name">Name</label>
           <input
             id="rule-name"
+            type="text"
             name="name"
             defaultValue={pick("name", props.initial.name)}
             maxLength={100}
