@@ -11,7 +11,9 @@
  * keep-alive, bounded concurrency). "samples" are node_samples rows (one agent interval each, ~45
  * metrics); each also carries --ips node_remote_ips rows. The COPY reference copies all of them.
  */
+import type { ChildProcess } from "node:child_process";
 import { Agent, request } from "node:http";
+import { availableParallelism, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { createTestDatabase } from "@rpcpulse/db/testing";
 import { gzipBatch, makeAgentBatch } from "../apps/ingest/test/support/agent-batches.js";
@@ -78,17 +80,19 @@ async function main() {
       concurrency: { type: "string", default: "16" },
       /** INGEST_WORKERS for the ingest process (0 = one per CPU, the app's default; 1 = one process). */
       "ingest-workers": { type: "string", default: "0" },
-      /** Write a V8 CPU profile of the ingest process(es) into this directory (node --cpu-prof). */
+      /** Write V8 CPU profiles of the ingest and worker processes into this directory (node --cpu-prof). */
       "profile-dir": { type: "string" },
     },
   });
   const nodeCount = Number(values.nodes);
   const perNode = Number(values.batches);
   const perBatch = Number(values.samples);
+  const loadAtStart = loadavg()[0]!;
+  const cpus = availableParallelism();
   const redis = await startPrivateRedis();
   const db = await createTestDatabase();
   const reference = await createTestDatabase();
-  const apps: { stop(): Promise<void> }[] = [];
+  const apps: { child: ChildProcess; stop(): Promise<void> }[] = [];
   try {
     const nodes = await seedNodes(db, nodeCount);
     const start = Date.now() - (perNode + 1) * perBatch * 10_000;
@@ -106,6 +110,8 @@ async function main() {
       nodes.flatMap((n) => batches.map((batch) => ({ nodeId: n.nodeId, batch }))),
     );
 
+    // Profiles are named CPU.<date>.<pid>...; the bench prints which pid is which process.
+    const profile = values["profile-dir"] ? ["--cpu-prof", "--cpu-prof-dir", values["profile-dir"]] : [];
     const ingestPort = await freePort();
     const workerPort = await freePort();
     const common = { DATABASE_URL: db.url, REDIS_URL: redis.url, QUEUE_PREFIX: "bench", LOG_LEVEL: "warn" };
@@ -122,7 +128,7 @@ async function main() {
           INGEST_WORKERS: values["ingest-workers"],
         },
         "ingest listening",
-        values["profile-dir"] ? ["--cpu-prof", "--cpu-prof-dir", values["profile-dir"]] : [],
+        profile,
       ),
     );
     apps.push(
@@ -138,9 +144,14 @@ async function main() {
           WORKER_INGEST_CONCURRENCY: "48",
         },
         "worker started",
+        profile,
       ),
     );
     await waitHealthy(ingestPort);
+    if (profile.length > 0)
+      console.log(
+        `profiles: ingest pid ${apps[0]!.child.pid} (its workers: other pids), worker pid ${apps[1]!.child.pid}`,
+      );
     // Children log at info only until ready; keep their pipes drained (resume) from here on.
 
     const countSamples = async () =>
@@ -223,7 +234,8 @@ async function main() {
 
     console.log(
       `dataset: ${total.toLocaleString()} samples (${nodeCount} nodes × ${perNode} batches × ${perBatch}) + ` +
-        `${csv.remoteIps.toLocaleString()} remote-IP rows; HTTP concurrency ${values.concurrency}; INGEST_WORKERS=${values["ingest-workers"]}; answers ${JSON.stringify(Object.fromEntries(statuses))}`,
+        `${csv.remoteIps.toLocaleString()} remote-IP rows; HTTP concurrency ${values.concurrency}; INGEST_WORKERS=${values["ingest-workers"]}; answers ${JSON.stringify(Object.fromEntries(statuses))}; ` +
+        `load average at start ${loadAtStart.toFixed(2)} (1 min, ${cpus} CPUs)`,
     );
     console.log(
       table([

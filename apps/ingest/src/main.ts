@@ -15,7 +15,7 @@ const workers = ingestWorkerCount(env, availableParallelism());
 
 if (workers > 1 && isIngestClusterPrimary()) {
   // The primary only supervises; each forked worker runs this file again and serves requests.
-  const ingestCluster = runIngestCluster({ workers, log });
+  const ingestCluster = runIngestCluster({ workers, log, onStartFailure: () => process.exit(1) });
   for (const signal of ["SIGTERM", "SIGINT"] as const) {
     process.once(signal, () => {
       log.info({ signal }, "shutting down the ingest workers");

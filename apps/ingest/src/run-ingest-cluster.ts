@@ -17,9 +17,18 @@ const MAX_RESTART_DELAY_MS = 30_000;
 /** A worker that ran at least this long before dying restarts at once. */
 const HEALTHY_RUN_MS = 10_000;
 
-export function runIngestCluster(options: { workers: number; log: Logger }): IngestCluster {
+export function runIngestCluster(options: {
+  workers: number;
+  log: Logger;
+  /**
+   * A worker died before any worker ever listened (port taken, bad configuration): restarting
+   * would only loop, so the remaining workers are stopped and this is called (the entry exits 1).
+   */
+  onStartFailure: () => void;
+}): IngestCluster {
   const { workers, log } = options;
   let stopping = false;
+  let listened = false;
   let restartDelayMs = 0;
   const startedAt = new Map<Worker, number>();
 
@@ -28,43 +37,53 @@ export function runIngestCluster(options: { workers: number; log: Logger }): Ing
     startedAt.set(worker, Date.now());
   };
 
+  cluster.on("listening", () => {
+    listened = true;
+  });
+
   cluster.on("exit", (worker, code, signal) => {
     const ranMs = Date.now() - (startedAt.get(worker) ?? 0);
     startedAt.delete(worker);
     if (stopping) return;
+    if (!listened) {
+      log.fatal({ pid: worker.process.pid, code, signal }, "an ingest worker failed to start; stopping");
+      void stopAll().finally(options.onStartFailure);
+      return;
+    }
     restartDelayMs = ranMs >= HEALTHY_RUN_MS ? 0 : Math.min(MAX_RESTART_DELAY_MS, Math.max(250, restartDelayMs * 2));
     log.warn(
       { pid: worker.process.pid, code, signal, restartInMs: restartDelayMs },
       "ingest worker exited; restarting",
     );
+    // Not unref'd: with every worker dead, this timer is what keeps the primary alive.
     setTimeout(() => {
       if (!stopping) fork();
-    }, restartDelayMs).unref();
+    }, restartDelayMs);
   });
 
   for (let i = 0; i < workers; i++) fork();
   log.info({ workers }, "ingest cluster started");
 
-  return {
-    async stop() {
-      stopping = true;
-      const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
-      await Promise.all(
-        alive.map(
-          (worker) =>
-            new Promise<void>((resolve) => {
-              const timer = setTimeout(() => worker.process.kill("SIGKILL"), STOP_GRACE_MS);
-              worker.once("exit", () => {
-                clearTimeout(timer);
-                resolve();
-              });
-              // Each worker drains its own connections (startIngest's stop) and exits.
-              worker.process.kill("SIGTERM");
-            }),
-        ),
-      );
-    },
-  };
+  async function stopAll(): Promise<void> {
+    stopping = true;
+    const alive = Object.values(cluster.workers ?? {}).filter((w): w is Worker => !!w && !w.isDead());
+    await Promise.all(
+      alive.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            const timer = setTimeout(() => worker.process.kill("SIGKILL"), STOP_GRACE_MS);
+            worker.once("exit", () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            // Each worker drains its own connections (startIngest's stop) and exits.
+            worker.process.kill("SIGTERM");
+          }),
+      ),
+    );
+  }
+
+  return { stop: stopAll };
 }
 
 export const isIngestClusterPrimary = () => cluster.isPrimary;

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { createServer } from "node:net";
 import { dirname, join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
@@ -44,6 +45,43 @@ describe("INGEST_WORKERS resolves to a process count", () => {
     assert.equal(ingestWorkerCount(env("1"), 8), 1);
     assert.equal(ingestWorkerCount(env("3"), 1), 3);
     assert.throws(() => env("-1"), /INGEST_WORKERS/);
+  });
+});
+
+describe("ingest cluster that cannot start", () => {
+  it("exits 1 instead of restarting workers forever when the port is taken", async () => {
+    const db = await createTestDatabase();
+    const blocker = createServer();
+    blocker.listen(0, "127.0.0.1");
+    await once(blocker, "listening");
+    const taken = (blocker.address() as { port: number }).port;
+    try {
+      const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+        cwd: APP_DIR,
+        env: {
+          PATH: process.env.PATH,
+          DATABASE_URL: db.url,
+          REDIS_URL: SHARED_REDIS_URL,
+          QUEUE_PREFIX: uniquePrefix(),
+          LOG_LEVEL: "info",
+          INGEST_HOST: "127.0.0.1",
+          INGEST_PORT: String(taken),
+          INGEST_WORKERS: "2",
+        },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let out = "";
+      child.stdout!.on("data", (c: Buffer) => (out += c.toString()));
+      child.stderr!.resume();
+      const timer = setTimeout(() => child.kill("SIGKILL"), 60_000);
+      const [code] = (await once(child, "exit")) as [number | null];
+      clearTimeout(timer);
+      assert.equal(code, 1, out.slice(-2000));
+      assert.match(out, /an ingest worker failed to start/);
+    } finally {
+      blocker.close();
+      await db.drop();
+    }
   });
 });
 
