@@ -1,5 +1,5 @@
 import type { IncidentView, MaintenanceRow, StatusPageTree } from "@rpcpulse/db";
-import { Field } from "../../components/field.js";
+import { StatusField } from "./status-field.js";
 import { ActionForm } from "./action-form.js";
 import {
   cancelMaintenanceAction,
@@ -76,7 +76,7 @@ export function IncidentsSection(props: {
             submit="Publish incident"
             testId="create-incident"
           >
-            <Field name="title" label="Title" required maxLength={200} />
+            <StatusField scope="inc-new" name="title" label="Title" required maxLength={200} />
             <div className="sp-inline-form">
               <div className="field">
                 <label htmlFor="f-inc-status">Status</label>
@@ -152,10 +152,10 @@ export function MaintenanceSection(props: {
             submit="Schedule"
             testId="schedule-maintenance"
           >
-            <Field name="title" label="Title" required maxLength={200} />
+            <StatusField scope="mw-new" name="title" label="Title" required maxLength={200} />
             <div className="sp-inline-form">
-              <Field name="startsAt" label="Starts (UTC)" type="datetime-local" required />
-              <Field name="endsAt" label="Ends (UTC)" type="datetime-local" required />
+              <StatusField scope="mw-new" name="startsAt" label="Starts (UTC)" type="datetime-local" required />
+              <StatusField scope="mw-new" name="endsAt" label="Ends (UTC)" type="datetime-local" required />
             </div>
             <div className="field">
               <label htmlFor="f-mw-body">Details (Markdown)</label>

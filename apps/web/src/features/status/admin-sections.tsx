@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { StatusPageTree } from "@rpcpulse/db";
-import { Field } from "../../components/field.js";
+import { StatusField } from "./status-field.js";
 import { ActionForm } from "./action-form.js";
 import {
   addComponentAction,
@@ -21,12 +21,18 @@ export function PageSettingsForm(props: { page: Page; ids: Ids }) {
   const { page } = props;
   return (
     <ActionForm action={editStatusPageAction} hidden={props.ids} submit="Save page" testId="edit-status-page">
-      <Field name="title" label="Title" required maxLength={120} defaultValue={page.title} />
+      <StatusField scope="page" name="title" label="Title" required maxLength={120} defaultValue={page.title} />
       <div className="field">
         <label htmlFor="f-edit-slug">Slug</label>
         <input id="f-edit-slug" name="slug" required maxLength={63} defaultValue={page.slug} />
       </div>
-      <Field name="description" label="Description" maxLength={1000} defaultValue={page.description} />
+      <StatusField
+        scope="page"
+        name="description"
+        label="Description"
+        maxLength={1000}
+        defaultValue={page.description}
+      />
       <div className="sp-inline-form">
         <div className="field">
           <label htmlFor="f-accent">Accent colour</label>
@@ -73,7 +79,8 @@ export function DomainSection(props: { page: Page; ids: Ids; canEdit: boolean })
       {props.canEdit ? (
         <div className="sp-inline-form">
           <ActionForm action={setDomainAction} hidden={props.ids} submit="Save domain" className="sp-inline-form">
-            <Field
+            <StatusField
+              scope="page"
               name="domain"
               label="Custom domain"
               maxLength={253}
@@ -114,8 +121,15 @@ export function GroupsSection(props: { page: Page; ids: Ids; canEdit: boolean })
       </ul>
       {props.canEdit ? (
         <ActionForm action={addGroupAction} hidden={props.ids} submit="Add group" className="sp-inline-form">
-          <Field name="name" label="Group name" required maxLength={80} placeholder="Witness nodes" />
-          <Field name="position" label="Order" type="number" defaultValue="0" />
+          <StatusField
+            scope="group-new"
+            name="name"
+            label="Group name"
+            required
+            maxLength={80}
+            placeholder="Witness nodes"
+          />
+          <StatusField scope="group-new" name="position" label="Order" type="number" defaultValue="0" />
         </ActionForm>
       ) : null}
     </>
@@ -155,7 +169,8 @@ export function ComponentsSection(props: {
                   submit="Save"
                   className="sp-inline-form"
                 >
-                  <Field
+                  <StatusField
+                    scope={`c-${c.id}`}
                     name="displayName"
                     label="Display name"
                     required
@@ -173,7 +188,13 @@ export function ComponentsSection(props: {
                       ))}
                     </select>
                   </div>
-                  <Field name="position" label="Order" type="number" defaultValue={String(c.position)} />
+                  <StatusField
+                    scope={`c-${c.id}`}
+                    name="position"
+                    label="Order"
+                    type="number"
+                    defaultValue={String(c.position)}
+                  />
                 </ActionForm>
                 <ActionForm
                   action={deleteComponentAction}
@@ -221,7 +242,7 @@ export function ComponentsSection(props: {
               </optgroup>
             </select>
           </div>
-          <Field name="displayName" label="Display name (optional)" maxLength={120} />
+          <StatusField scope="c-new" name="displayName" label="Display name (optional)" maxLength={120} />
           <div className="field">
             <label htmlFor="f-group">Group</label>
             <select id="f-group" name="groupId" defaultValue="">
@@ -233,7 +254,7 @@ export function ComponentsSection(props: {
               ))}
             </select>
           </div>
-          <Field name="position" label="Order" type="number" defaultValue="0" />
+          <StatusField scope="c-new" name="position" label="Order" type="number" defaultValue="0" />
         </ActionForm>
       ) : null}
     </>

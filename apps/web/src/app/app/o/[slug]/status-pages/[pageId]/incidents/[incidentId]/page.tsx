@@ -4,7 +4,7 @@ import { isAppError } from "@rpcpulse/config";
 import { getIncident, getStatusPageForAdmin, hasRole } from "@rpcpulse/services";
 import { notFound } from "next/navigation";
 import { AppShell } from "../../../../../../../../components/app-shell.js";
-import { Field } from "../../../../../../../../components/field.js";
+import { StatusField } from "../../../../../../../../features/status/status-field.js";
 import { ActionForm } from "../../../../../../../../features/status/action-form.js";
 import {
   deleteIncidentAction,
@@ -91,7 +91,14 @@ export default async function IncidentAdmin({
           <section className="card" aria-labelledby="edit-title">
             <h2 id="edit-title">Edit</h2>
             <ActionForm action={editIncidentAction} hidden={ids} submit="Save">
-              <Field name="title" label="Title" required maxLength={200} defaultValue={incident.title} />
+              <StatusField
+                scope="inc-edit"
+                name="title"
+                label="Title"
+                required
+                maxLength={200}
+                defaultValue={incident.title}
+              />
               <div className="field">
                 <label htmlFor="f-ed-impact">Impact</label>
                 <select id="f-ed-impact" name="impact" defaultValue={incident.impact}>
