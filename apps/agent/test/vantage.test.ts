@@ -91,7 +91,7 @@ test("toAgentProbe maps phases and clips messages; the buffer is bounded", () =>
     ok: false,
     httpStatus: 503,
     rpcError: null,
-    errorClass: "http_status",
+    errorClass: "http",
     errorMessage: "x".repeat(2_000),
     rateLimited: false,
     responseBytes: 10,
