@@ -23,7 +23,15 @@ function snapshot(): PublicStatusPage {
     lagBlocks: [],
   };
   return {
-    page: { id: "p", slug: "acme", title: `Acme ${NASTY}`, description: "", accentColor: "#2563eb", theme: "auto", customDomain: null },
+    page: {
+      id: "p",
+      slug: "acme",
+      title: `Acme ${NASTY}`,
+      description: "",
+      accentColor: "#2563eb",
+      theme: "auto",
+      customDomain: null,
+    },
     generatedAt: at,
     overall: "degraded",
     groups: [{ id: null, name: "", components: [component] }],
@@ -39,12 +47,29 @@ function snapshot(): PublicStatusPage {
         resolvedAt: null,
         updatedAt: at,
         componentIds: [component.id],
-        updates: [{ id: "u1", status: "investigating", html: "<p>14 blocks &amp; <strong>more</strong></p>", text: "14 blocks & more", createdAt: at }],
+        updates: [
+          {
+            id: "u1",
+            status: "investigating",
+            html: "<p>14 blocks &amp; <strong>more</strong></p>",
+            text: "14 blocks & more",
+            createdAt: at,
+          },
+        ],
       },
     ],
     pastIncidents: [],
     maintenance: [
-      { id: "m1", title: "Upgrade", html: "", text: "", startsAt: at, endsAt: new Date(at.getTime() + 3_600_000), componentIds: [], active: false },
+      {
+        id: "m1",
+        title: "Upgrade",
+        html: "",
+        text: "",
+        startsAt: at,
+        endsAt: new Date(at.getTime() + 3_600_000),
+        componentIds: [],
+        active: false,
+      },
     ],
     hours: [],
   };
@@ -57,7 +82,10 @@ describe("status feeds", () => {
     const xml = renderRss(snapshot(), URL_);
     assert.equal(XMLValidator.validate(xml), true);
     const doc = new XMLParser({ ignoreAttributes: false }).parse(xml) as {
-      rss: { "@_version": string; channel: { title: string; item: { title: string; description: string; link: string }[] } };
+      rss: {
+        "@_version": string;
+        channel: { title: string; item: { title: string; description: string; link: string }[] };
+      };
     };
     assert.equal(doc.rss["@_version"], "2.0");
     assert.equal(doc.rss.channel.item.length, 2);
@@ -70,7 +98,12 @@ describe("status feeds", () => {
     const xml = renderAtom(snapshot(), URL_);
     assert.equal(XMLValidator.validate(xml), true);
     const doc = new XMLParser({ ignoreAttributes: false }).parse(xml) as {
-      feed: { "@_xmlns": string; id: string; updated: string; entry: { id: string; updated: string; content: { "@_type": string } }[] };
+      feed: {
+        "@_xmlns": string;
+        id: string;
+        updated: string;
+        entry: { id: string; updated: string; content: { "@_type": string } }[];
+      };
     };
     assert.equal(doc.feed["@_xmlns"], "http://www.w3.org/2005/Atom");
     assert.equal(doc.feed.id, URL_);
@@ -102,7 +135,10 @@ describe("status feeds", () => {
   test("summary lists only the snapshot's components", () => {
     const s = renderSummary(snapshot(), URL_) as { status: string; components: { id: string }[] };
     assert.equal(s.status, "degraded");
-    assert.deepEqual(s.components.map((c) => c.id), ["11111111-1111-4111-8111-111111111111"]);
+    assert.deepEqual(
+      s.components.map((c) => c.id),
+      ["11111111-1111-4111-8111-111111111111"],
+    );
   });
 });
 
@@ -126,7 +162,10 @@ describe("Host-header mapping", () => {
   });
   test("another host maps to /status/~<host>, keeping the path", () => {
     assert.equal(rewriteForHost({ host: "Status.Acme.org", appHost: app, pathname: "/" }), "/status/~status.acme.org");
-    assert.equal(rewriteForHost({ host: "status.acme.org:8443", appHost: app, pathname: "/rss" }), "/status/~status.acme.org/rss");
+    assert.equal(
+      rewriteForHost({ host: "status.acme.org:8443", appHost: app, pathname: "/rss" }),
+      "/status/~status.acme.org/rss",
+    );
     assert.equal(rewriteForHost({ host: "status.acme.org", appHost: app, pathname: "/_next/static/x.js" }), null);
     assert.equal(rewriteForHost({ host: "evil host/../x", appHost: app, pathname: "/" }), null);
   });
