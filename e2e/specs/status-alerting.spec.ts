@@ -61,7 +61,12 @@ test.describe("status pages and alerting", () => {
   });
 
   test.afterAll(async () => {
-    agent?.kill("SIGTERM");
+    // Let the agent finish its last write before its state directory goes.
+    if (agent && agent.exitCode === null) {
+      const exited = new Promise((r) => agent!.once("exit", r));
+      agent.kill("SIGTERM");
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 5_000))]);
+    }
     simnet?.kill("SIGTERM");
     receiver?.close();
     if (stateDir) rmSync(stateDir, { recursive: true, force: true });
