@@ -66,8 +66,8 @@ export default async function StatusPagesPage({ params }: { params: Promise<{ sl
         )}
       </section>
       {canEdit ? (
-        <section className="card" aria-labelledby="new-page-title">
-          <h2 id="new-page-title">New status page</h2>
+        <section className="card" aria-labelledby="create-page-heading">
+          <h2 id="create-page-heading">New status page</h2>
           <ActionForm
             action={createStatusPageAction}
             hidden={{ slug: ctx.organizationSlug }}
