@@ -64,7 +64,7 @@ async function act(fn: () => Promise<FormState>): Promise<FormState> {
 }
 
 async function context(v: Record<string, string | string[]>) {
-  return (await requireOrgContext(Id.parse(str(v, "slug")))).ctx;
+  return (await requireOrgContext(Id.parse(str(v, "orgSlug")))).ctx;
 }
 
 function refresh(orgSlug: string, pageId?: string) {

@@ -10,7 +10,7 @@ import {
 import { IncidentLink } from "./admin-sections.js";
 import { formatDateTime, titleCase } from "./format.js";
 
-type Ids = { slug: string; pageId: string };
+type Ids = { orgSlug: string; pageId: string };
 
 function ComponentChecks(props: { page: StatusPageTree; prefix: string }) {
   return (
@@ -49,7 +49,7 @@ export function IncidentsSection(props: {
           {props.incidents.map((i) => (
             <tr key={i.id} data-testid="admin-incident">
               <td>
-                <IncidentLink orgSlug={props.ids.slug} pageId={props.ids.pageId} incident={i} />
+                <IncidentLink orgSlug={props.ids.orgSlug} pageId={props.ids.pageId} incident={i} />
                 {i.auto ? <span className="sp-pill auto"> automatic</span> : null}
               </td>
               <td>

@@ -15,7 +15,7 @@ import {
 import { formatDateTime } from "./format.js";
 
 type Page = StatusPageTree;
-type Ids = { slug: string; pageId: string };
+type Ids = { orgSlug: string; pageId: string };
 
 export function PageSettingsForm(props: { page: Page; ids: Ids }) {
   const { page } = props;

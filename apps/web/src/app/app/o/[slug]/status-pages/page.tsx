@@ -70,7 +70,7 @@ export default async function StatusPagesPage({ params }: { params: Promise<{ sl
           <h2 id="create-page-heading">New status page</h2>
           <ActionForm
             action={createStatusPageAction}
-            hidden={{ slug: ctx.organizationSlug }}
+            hidden={{ orgSlug: ctx.organizationSlug }}
             submit="Create page"
             testId="create-status-page"
           >

@@ -54,7 +54,7 @@ export default async function StatusPageAdmin({ params }: { params: Promise<{ sl
   const pageIncidents = incidents.filter(
     (i) => i.pageId === page.id || i.components.some((l) => own.has(l.componentId)),
   );
-  const ids = { slug: ctx.organizationSlug, pageId: page.id };
+  const ids = { orgSlug: ctx.organizationSlug, pageId: page.id };
   return (
     <AppShell user={session} orgs={orgs} currentSlug={ctx.organizationSlug} active="status">
       <div className="page-head">

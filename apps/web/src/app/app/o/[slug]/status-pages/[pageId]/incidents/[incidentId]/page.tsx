@@ -40,7 +40,7 @@ export default async function IncidentAdmin({
   }
   const orgs = await getUserOrganizations(session.userId);
   const canEdit = hasRole(ctx, "admin");
-  const ids = { slug: ctx.organizationSlug, pageId: page.id, incidentId: incident.id };
+  const ids = { orgSlug: ctx.organizationSlug, pageId: page.id, incidentId: incident.id };
   return (
     <AppShell user={session} orgs={orgs} currentSlug={ctx.organizationSlug} active="status">
       <div className="page-head">
