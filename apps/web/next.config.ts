@@ -30,7 +30,16 @@ const config: NextConfig = {
     "@rpcpulse/services",
   ],
   // Loaded by Node at run time rather than bundled: native-ish drivers, worker threads, wasm.
-  serverExternalPackages: ["pg", "pino", "@prisma/client", "@prisma/adapter-pg", "ioredis", "bullmq", "ws", "nodemailer"],
+  serverExternalPackages: [
+    "pg",
+    "pino",
+    "@prisma/client",
+    "@prisma/adapter-pg",
+    "ioredis",
+    "bullmq",
+    "ws",
+    "nodemailer",
+  ],
   experimental: {
     // Workspace packages are ESM TypeScript importing "./x.js" for "./x.ts" (AGENTS.md). Turbopack in
     // Next 16.4 cannot map that (vercel/next.js#82945), so builds use webpack with this alias.

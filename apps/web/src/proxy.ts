@@ -35,7 +35,9 @@ export function proxy(request: NextRequest): NextResponse {
     pathname: request.nextUrl.pathname,
   });
   const response = rewrite
-    ? NextResponse.rewrite(new URL(rewrite + request.nextUrl.search, request.url), { request: { headers: requestHeaders } })
+    ? NextResponse.rewrite(new URL(rewrite + request.nextUrl.search, request.url), {
+        request: { headers: requestHeaders },
+      })
     : NextResponse.next({ request: { headers: requestHeaders } });
   response.headers.set("content-security-policy", csp);
   return response;

@@ -20,8 +20,8 @@ import { readConsumerSettings, type ConsumedQueue, type WorkerEnv } from "./env.
 import { createIngestProcessor } from "./processors/ingest.processor.js";
 import { createMaintenanceProcessor } from "./processors/maintenance.processor.js";
 import { createProbeProcessor } from "./processors/probe.processor.js";
-import { startAlerting } from "./start-alerting.js";
 import { startAdvisor } from "./start-advisor.js";
+import { startAlerting } from "./start-alerting.js";
 import { startHealthServer } from "./shell/health-server.js";
 import { startHeartbeat } from "./shell/heartbeat.js";
 import { registerProcessor } from "./shell/register-processor.js";

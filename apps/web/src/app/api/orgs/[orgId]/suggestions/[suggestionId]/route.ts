@@ -12,8 +12,8 @@ const Body = z.object({ action: z.enum(SUGGESTION_ACTIONS), reason: z.string().m
  * (reason required), close or re-open (admin or owner; 404 for another organization's suggestion).
  */
 export const POST = withRoute<{ orgId: string; suggestionId: string }>(async (request, params) => {
-  const body = await readJsonBody(request, Body);
   const { ctx } = await requireApiOrgContext(request, params.orgId);
+  const body = await readJsonBody(request, Body);
   const suggestion = await changeSuggestionState({ prisma: getRuntime().prisma }, ctx, {
     suggestionId: params.suggestionId,
     ...body,
