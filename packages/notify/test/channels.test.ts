@@ -10,7 +10,7 @@ import {
   verifyWebhookSignature,
   type NotificationMessage,
 } from "../src/index.js";
-import { startHttpReceiver, startSmtpReceiver } from "./receivers.js";
+import { startHttpReceiver, startSmtpReceiver } from "../src/testing.js";
 
 const message: NotificationMessage = {
   kind: "firing",

@@ -28,7 +28,7 @@ import {
   updateAlertRule,
   type ServiceContext,
 } from "../src/index.js";
-import { startHttpReceiver, startSmtpReceiver } from "./alert-receivers.js";
+import { startHttpReceiver, startSmtpReceiver } from "@rpcpulse/notify/testing";
 
 const ORG_A = "org-alerts-a";
 const ORG_B = "org-alerts-b";
