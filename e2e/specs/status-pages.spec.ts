@@ -125,6 +125,7 @@ test.describe("status pages", () => {
     await expect(today.locator("title")).toContainText(/uptime|no data/);
     await expect(today.locator("title")).toContainText(`incident: Slow responses ${sfx}`);
     await expect(pub.getByRole("heading", { name: "Active incidents" })).toBeVisible();
+    await expect(pub.getByRole("status").first()).toHaveText("Degraded performance");
     await expect(pub.locator(".sp-md strong")).toHaveText("high latency");
     expect(await pub.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     await expect(pub.locator('a[href^="javascript:"]')).toHaveCount(0);
@@ -149,9 +150,12 @@ test.describe("status pages", () => {
       components: { id: string; name: string; status: string }[];
     };
     expect(summary.components).toEqual([expect.objectContaining({ name: "Witness node", status: "operational" })]);
+    // The page's state (banner and page badge) has the open minor incident as its floor, like the
+    // component's own state stays "operational" in summary.json: the page never says "all operational"
+    // while an incident is open.
     const badge = await anon.get(`/status/${slug}/badge/page.svg`);
     expect(badge.headers()["content-type"]).toContain("image/svg+xml");
-    expect(await badge.text()).toContain("operational");
+    expect(await badge.text()).toContain("degraded");
     const componentBadge = await anon.get(`/status/${slug}/badge/${summary.components[0]!.id}.svg?metric=uptime`);
     expect(componentBadge.status()).toBe(200);
     expect((await anon.get(`/status/${slug}/badge/${enrolled.nodeId}.svg`)).status()).toBe(404);

@@ -1,7 +1,13 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { isSafeLinkTarget, markdownToText, renderMarkdown } from "../src/status/render-markdown.js";
-import { dayLevel, deriveEndpointState, deriveNodeState, worstState } from "../src/status/component-state.js";
+import {
+  dayLevel,
+  deriveEndpointState,
+  deriveNodeState,
+  incidentImpactState,
+  worstState,
+} from "../src/status/component-state.js";
 
 /** Every tag the renderer may emit; anything else in the output is a sanitizer failure. */
 const ALLOWED_TAGS = new Set(["p", "br", "strong", "em", "code", "pre", "ul", "ol", "li", "h3", "h4", "a"]);
@@ -128,6 +134,11 @@ describe("component states", () => {
   test("overall state is the worst; day levels", () => {
     assert.equal(worstState(["operational", "degraded", "maintenance"]), "degraded");
     assert.equal(worstState([]), "operational");
+    // An open incident sets a floor for the banner: never "All systems operational" while one is active.
+    assert.equal(worstState(["operational", incidentImpactState("minor")]), "degraded");
+    assert.equal(worstState(["operational", incidentImpactState("major")]), "partial_outage");
+    assert.equal(worstState(["degraded", incidentImpactState("critical")]), "major_outage");
+    assert.equal(worstState(["operational", incidentImpactState("none")]), "operational");
     assert.equal(dayLevel(null, 0), "none");
     assert.equal(dayLevel(1, 0), "ok");
     assert.equal(dayLevel(1, 0.2), "minor");

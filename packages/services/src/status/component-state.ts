@@ -86,6 +86,17 @@ export function worstState(states: readonly ComponentState[]): ComponentState {
   return worst;
 }
 
+/**
+ * The state an open incident implies for the page banner: a page with an active incident never reads
+ * "All systems operational", even while the components' own thresholds are not (yet) crossed.
+ */
+export function incidentImpactState(impact: string): ComponentState {
+  if (impact === "critical") return "major_outage";
+  if (impact === "major") return "partial_outage";
+  if (impact === "minor") return "degraded";
+  return "operational";
+}
+
 /** Uptime-bar colour class of a day. */
 export type DayLevel = "none" | "ok" | "minor" | "partial" | "major";
 
