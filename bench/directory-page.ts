@@ -27,7 +27,7 @@ import {
   type ProbeResultInput,
 } from "@rpcpulse/db";
 import { createTestDatabase } from "@rpcpulse/db/testing";
-import { chromium } from "playwright-core";
+import { measureLcp } from "./lib/measure-lcp.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -45,15 +45,6 @@ const LCP_RUNS = Number(args["lcp-runs"]);
 const NETWORK = "ethereum-mainnet";
 const REFERENCE = "kusama";
 const REGIONS = ["eu-central", "us-east", "ap-southeast"];
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-  "--disable-sync",
-  "--disable-quic",
-];
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
@@ -249,35 +240,6 @@ function timeServer(url: string, runs: number) {
   };
 }
 
-async function measureLcp(url: string, runs: number, expectRows: number): Promise<number[]> {
-  const browser = await chromium.launch({ executablePath: "/usr/bin/chromium", headless: true, args: CHROMIUM_ARGS });
-  const results: number[] = [];
-  try {
-    for (let i = 0; i < runs + 1; i++) {
-      const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-      await context.addInitScript(() => {
-        const w = window as unknown as { __lcp: number };
-        w.__lcp = 0;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) w.__lcp = entry.startTime;
-        }).observe({ type: "largest-contentful-paint", buffered: true });
-      });
-      const page = await context.newPage();
-      await page.goto(url, { waitUntil: "load" });
-      await page.waitForTimeout(1_000);
-      const lcp = await page.evaluate(() => (window as unknown as { __lcp: number }).__lcp);
-      const rows = await page.locator("[data-testid=ranked-table] tbody tr").count();
-      if (rows !== expectRows) throw new Error(`expected ${expectRows} rows, saw ${rows}`);
-      if (lcp <= 0) throw new Error("no largest-contentful-paint entry");
-      if (i > 0) results.push(lcp); // the first run warms the browser's caches
-      await context.close();
-    }
-  } finally {
-    await browser.close();
-  }
-  return results.sort((a, b) => a - b);
-}
-
 async function main(): Promise<void> {
   const db = await createTestDatabase();
   let web: ChildProcess | undefined;
@@ -301,7 +263,15 @@ async function main(): Promise<void> {
     const reference = timeServer(`${base}/directory/${REFERENCE}`, RUNS);
     const ranked = timeServer(`${base}/directory/${NETWORK}`, RUNS);
     const filtered = timeServer(`${base}/directory/${NETWORK}?region=us-east&cap=archive&min=50`, RUNS);
-    const lcp = await measureLcp(`${base}/directory/${NETWORK}`, LCP_RUNS, ENDPOINTS);
+    const lcp = await measureLcp({
+      url: `${base}/directory/${NETWORK}`,
+      runs: LCP_RUNS,
+      check: async (page, run) => {
+        const rows = await page.locator("[data-testid=ranked-table] tbody tr").count();
+        if (rows !== ENDPOINTS) throw new Error(`expected ${ENDPOINTS} rows, saw ${rows}`);
+        if (run.lcp <= 0) throw new Error("no largest-contentful-paint entry");
+      },
+    });
 
     console.log(`\nRanked page, ${ENDPOINTS} endpoints, ${RUNS} runs each (curl, after 3 warm-up requests)`);
     console.log("page                                     TTFB p50   TTFB p95  total p50  total p95  HTML");

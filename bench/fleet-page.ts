@@ -16,7 +16,7 @@ import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import { insertNodeRow, insertNodeSamples, refreshRollups, type NodeSampleInput } from "@rpcpulse/db";
 import { createTestDatabase } from "@rpcpulse/db/testing";
-import { chromium } from "playwright-core";
+import { measureLcp } from "./lib/measure-lcp.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -133,53 +133,6 @@ function timeServer(url: string, cookie: string, runs: number) {
     totalP95: percentile(total, 0.95),
     bytes,
   };
-}
-
-async function measureLcp(url: string, cookie: string, runs: number): Promise<number[]> {
-  const browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--no-first-run",
-      "--disable-sync",
-      "--disable-quic",
-    ],
-  });
-  const u = new URL(url);
-  const results: number[] = [];
-  try {
-    for (let i = 0; i < runs + 1; i++) {
-      const context = await browser.newContext({ viewport: { width: 1366, height: 900 } });
-      await context.addCookies(
-        cookie.split("; ").map((pair) => {
-          const eq = pair.indexOf("=");
-          return { name: pair.slice(0, eq), value: pair.slice(eq + 1), domain: u.hostname, path: "/" };
-        }),
-      );
-      await context.addInitScript(() => {
-        const w = window as unknown as { __lcp: number };
-        w.__lcp = 0;
-        new PerformanceObserver((list) => {
-          for (const entry of list.getEntries()) w.__lcp = entry.startTime;
-        }).observe({ type: "largest-contentful-paint", buffered: true });
-      });
-      const page = await context.newPage();
-      await page.goto(url, { waitUntil: "load" });
-      await page.waitForTimeout(1_000);
-      const lcp = await page.evaluate(() => (window as unknown as { __lcp: number }).__lcp);
-      const rows = await page.locator("[data-testid=fleet-table] tbody tr").count();
-      if (rows !== NODES) throw new Error(`expected ${NODES} rows, saw ${rows}`);
-      if (i > 0) results.push(lcp); // first run warms the browser's caches
-      await context.close();
-    }
-  } finally {
-    await browser.close();
-  }
-  return results.sort((a, b) => a - b);
 }
 
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
@@ -305,7 +258,15 @@ async function main(): Promise<void> {
     const reference = timeServer(`${base}/app/o/${empty.slug}`, empty.cookie, RUNS);
     const fleet = timeServer(`${base}/app/o/${big.slug}`, big.cookie, RUNS);
     const sorted = timeServer(`${base}/app/o/${big.slug}?sort=p95&dir=desc&status=up`, big.cookie, RUNS);
-    const lcp = await measureLcp(`${base}/app/o/${big.slug}`, big.cookie, LCP_RUNS);
+    const lcp = await measureLcp({
+      url: `${base}/app/o/${big.slug}`,
+      runs: LCP_RUNS,
+      cookie: big.cookie,
+      check: async (page) => {
+        const rows = await page.locator("[data-testid=fleet-table] tbody tr").count();
+        if (rows !== NODES) throw new Error(`expected ${NODES} rows, saw ${rows}`);
+      },
+    });
     await stopFeed();
 
     console.log(`\nFleet page, ${NODES} nodes, ${RUNS} runs each (curl, after 3 warm-up requests)`);
