@@ -4,6 +4,7 @@ import { FormNotice } from "../../components/form-notice.js";
 import { SubmitButton } from "../../components/submit-button.js";
 import { IDLE } from "../../server/form-state.js";
 import { createChannelAction } from "./actions.js";
+import { InputField, SelectField } from "./alert-fields.js";
 
 const TYPES = [
   { value: "email", label: "Email" },
@@ -23,88 +24,53 @@ export function ChannelForm({ slug }: { slug: string }) {
       <form action={action} className="stack" noValidate data-testid="channel-form">
         <input type="hidden" name="slug" value={slug} />
         <div className="form-grid">
-          <div className="field">
-            <label htmlFor="ch-name">Name</label>
-            <input
-              id="ch-name"
-              type="text"
-              name="name"
-              maxLength={80}
-              defaultValue={v.name}
-              aria-invalid={err.name ? true : undefined}
-            />
-            {err.name ? <span className="error">{err.name}</span> : null}
-          </div>
-          <div className="field">
-            <label htmlFor="ch-type">Type</label>
-            <select id="ch-type" name="type" value={type} onChange={(e) => setType(e.target.value)}>
-              {TYPES.map((t) => (
-                <option key={t.value} value={t.value}>
-                  {t.label}
-                </option>
-              ))}
-            </select>
-          </div>
+          <InputField id="ch-name" name="name" label="Name" maxLength={80} defaultValue={v.name} error={err.name} />
+          <SelectField id="ch-type" name="type" label="Type" value={type} onChange={setType} options={TYPES} />
         </div>
         {type === "email" ? (
-          <div className="field">
-            <label htmlFor="ch-to">Recipients</label>
-            <input
-              id="ch-to"
-              type="text"
-              name="to"
-              placeholder="ops@example.com, oncall@example.com"
-              defaultValue={v.to}
-              aria-invalid={err.to ? true : undefined}
-            />
-            <span className="hint">Sent through this server&apos;s SMTP relay.</span>
-            {err.to ? <span className="error">{err.to}</span> : null}
-          </div>
+          <InputField
+            id="ch-to"
+            name="to"
+            label="Recipients"
+            placeholder="ops@example.com, oncall@example.com"
+            defaultValue={v.to}
+            hint="Sent through this server's SMTP relay."
+            error={err.to}
+          />
         ) : type === "telegram" ? (
           <div className="form-grid">
-            <div className="field">
-              <label htmlFor="ch-bot">Bot token</label>
-              <input
-                id="ch-bot"
-                type="text"
-                name="botToken"
-                autoComplete="off"
-                placeholder="123456:ABC-DEF…"
-                aria-invalid={err.botToken ? true : undefined}
-              />
-              {err.botToken ? <span className="error">{err.botToken}</span> : null}
-            </div>
-            <div className="field">
-              <label htmlFor="ch-chat">Chat id</label>
-              <input
-                id="ch-chat"
-                type="text"
-                name="chatId"
-                defaultValue={v.chatId}
-                placeholder="-1001234567890 or @channel"
-                aria-invalid={err.chatId ? true : undefined}
-              />
-              {err.chatId ? <span className="error">{err.chatId}</span> : null}
-            </div>
+            <InputField
+              id="ch-bot"
+              name="botToken"
+              label="Bot token"
+              autoComplete="off"
+              placeholder="123456:ABC-DEF…"
+              error={err.botToken}
+            />
+            <InputField
+              id="ch-chat"
+              name="chatId"
+              label="Chat id"
+              defaultValue={v.chatId}
+              placeholder="-1001234567890 or @channel"
+              error={err.chatId}
+            />
           </div>
         ) : (
-          <div className="field">
-            <label htmlFor="ch-url">URL</label>
-            <input
-              id="ch-url"
-              name="url"
-              type="url"
-              autoComplete="off"
-              placeholder="https://"
-              aria-invalid={err.url ? true : undefined}
-            />
-            <span className="hint">
-              {type === "webhook"
+          <InputField
+            id="ch-url"
+            name="url"
+            label="URL"
+            type="url"
+            autoComplete="off"
+            placeholder="https://"
+            hint={
+              type === "webhook"
                 ? "We POST JSON signed with X-RpcPulse-Signature (HMAC-SHA256); the secret is shown once after saving."
-                : "Stored encrypted; only its host is shown afterwards."}
-            </span>
-            {err.url ? <span className="error">{err.url}</span> : null}
-          </div>
+                : "Stored encrypted; only its host is shown afterwards."
+            }
+            error={err.url}
+          />
         )}
         <div>
           <SubmitButton pendingText="Adding…">Add channel</SubmitButton>

@@ -4,6 +4,7 @@ import { FormNotice } from "../../components/form-notice.js";
 import { SubmitButton } from "../../components/submit-button.js";
 import { IDLE } from "../../server/form-state.js";
 import { saveRuleAction } from "./actions.js";
+import { InputField, SelectField } from "./alert-fields.js";
 
 export interface RuleTypeOption {
   value: string;
@@ -36,20 +37,17 @@ export interface RuleFormValues {
 
 function NumberField(props: { name: string; label: string; value: string; hint?: string; error?: string | undefined }) {
   return (
-    <div className="field">
-      <label htmlFor={`rule-${props.name}`}>{props.label}</label>
-      <input
-        id={`rule-${props.name}`}
-        name={props.name}
-        type="number"
-        step="any"
-        min="0"
-        defaultValue={props.value}
-        aria-invalid={props.error ? true : undefined}
-      />
-      {props.hint ? <span className="hint">{props.hint}</span> : null}
-      {props.error ? <span className="error">{props.error}</span> : null}
-    </div>
+    <InputField
+      id={`rule-${props.name}`}
+      name={props.name}
+      label={props.label}
+      type="number"
+      step="any"
+      min="0"
+      defaultValue={props.value}
+      hint={props.hint}
+      error={props.error}
+    />
   );
 }
 
@@ -76,29 +74,23 @@ export function RuleForm(props: {
       <input type="hidden" name="slug" value={props.slug} />
       {props.initial.ruleId ? <input type="hidden" name="ruleId" value={props.initial.ruleId} /> : null}
       <div className="form-grid">
-        <div className="field">
-          <label htmlFor="rule-name">Name</label>
-          <input
-            id="rule-name"
-            type="text"
-            name="name"
-            defaultValue={pick("name", props.initial.name)}
-            maxLength={100}
-            aria-invalid={err.name ? true : undefined}
-          />
-          {err.name ? <span className="error">{err.name}</span> : null}
-        </div>
-        <div className="field">
-          <label htmlFor="rule-type">Type</label>
-          <select id="rule-type" name="type" value={type} onChange={(e) => setType(e.target.value)}>
-            {props.types.map((t) => (
-              <option key={t.value} value={t.value}>
-                {t.label}
-              </option>
-            ))}
-          </select>
-          <span className="hint">{info?.help}</span>
-        </div>
+        <InputField
+          id="rule-name"
+          name="name"
+          label="Name"
+          defaultValue={pick("name", props.initial.name)}
+          maxLength={100}
+          error={err.name}
+        />
+        <SelectField
+          id="rule-type"
+          name="type"
+          label="Type"
+          value={type}
+          onChange={setType}
+          options={props.types}
+          hint={info?.help}
+        />
         <div className="field">
           <label htmlFor="rule-target">Target</label>
           <select
