@@ -3,6 +3,7 @@ import Link from "next/link";
 import { getAlertsOverview, RULE_TYPES, resolveThresholds, type AlertRuleType } from "@rpcpulse/services";
 import { AppShell } from "../../../../../components/app-shell.js";
 import { ActionButton } from "../../../../../features/alerts/action-button.js";
+import { DataTable, NameCell } from "../../../../../features/alerts/data-table.js";
 import {
   deleteChannelAction,
   deleteRuleAction,
@@ -170,68 +171,53 @@ export default async function AlertsPage({
 
       <section className="card" aria-labelledby="rules-title">
         <h2 id="rules-title">Rules</h2>
-        {view.rules.length === 0 ? <p className="muted">No rules yet.</p> : null}
-        {view.rules.length > 0 ? (
-          <table className="data" data-testid="rules">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Condition</th>
-                <th scope="col">Target</th>
-                <th scope="col">Timing</th>
-                <th scope="col">Channels</th>
+        <DataTable
+          testId="rules"
+          columns={["Name", "Condition", "Target", "Timing", "Channels"]}
+          actions={view.canEdit}
+          empty={view.rules.length === 0}
+          emptyText="No rules yet."
+        >
+          {view.rules.map((r) => {
+            const info = RULE_TYPES[r.type as AlertRuleType];
+            const t = resolveThresholds(r.type as AlertRuleType, r.params);
+            return (
+              <tr key={r.id} className={r.enabled ? undefined : "disabled-row"}>
+                <NameCell name={r.name} enabled={r.enabled} />
+                <td>
+                  {info.label}: ≥ {t.threshold} {info.unit}
+                  {t.degraded !== null ? <span className="muted small"> · degraded ≥ {t.degraded}</span> : null}
+                  <span className="muted small"> · resolves &lt; {t.resolveBelow}</span>
+                </td>
+                <td>{r.targetKind === "org_nodes" ? "All nodes" : (r.targetName ?? "—")}</td>
+                <td className="small">
+                  for {r.forSeconds} s · resolve {r.resolveForSeconds} s
+                  {r.renotifyMinutes ? ` · every ${r.renotifyMinutes} min` : ""}
+                </td>
+                <td className="small">{r.channelIds.map((id) => channelName.get(id) ?? "?").join(", ") || "—"}</td>
                 {view.canEdit ? (
-                  <th scope="col" className="actions">
-                    <span className="sr-only">Actions</span>
-                  </th>
+                  <td className="actions">
+                    <Link href={`/app/o/${s}/alerts?edit=${r.id}#rule-editor`} className="button small">
+                      Edit
+                    </Link>
+                    <ActionButton
+                      action={toggleRuleAction}
+                      fields={{ slug: s, ruleId: r.id, enabled: r.enabled ? "false" : "true" }}
+                      label={r.enabled ? "Disable" : "Enable"}
+                    />
+                    <ActionButton
+                      action={deleteRuleAction}
+                      fields={{ slug: s, ruleId: r.id }}
+                      label="Delete"
+                      className="small danger"
+                      confirm={`Delete the rule "${r.name}"?`}
+                    />
+                  </td>
                 ) : null}
               </tr>
-            </thead>
-            <tbody>
-              {view.rules.map((r) => {
-                const info = RULE_TYPES[r.type as AlertRuleType];
-                const t = resolveThresholds(r.type as AlertRuleType, r.params);
-                return (
-                  <tr key={r.id} className={r.enabled ? undefined : "disabled-row"}>
-                    <td>
-                      {r.name} {r.enabled ? null : <span className="badge">off</span>}
-                    </td>
-                    <td>
-                      {info.label}: ≥ {t.threshold} {info.unit}
-                      {t.degraded !== null ? <span className="muted small"> · degraded ≥ {t.degraded}</span> : null}
-                      <span className="muted small"> · resolves &lt; {t.resolveBelow}</span>
-                    </td>
-                    <td>{r.targetKind === "org_nodes" ? "All nodes" : (r.targetName ?? "—")}</td>
-                    <td className="small">
-                      for {r.forSeconds} s · resolve {r.resolveForSeconds} s
-                      {r.renotifyMinutes ? ` · every ${r.renotifyMinutes} min` : ""}
-                    </td>
-                    <td className="small">{r.channelIds.map((id) => channelName.get(id) ?? "?").join(", ") || "—"}</td>
-                    {view.canEdit ? (
-                      <td className="actions">
-                        <Link href={`/app/o/${s}/alerts?edit=${r.id}#rule-editor`} className="button small">
-                          Edit
-                        </Link>
-                        <ActionButton
-                          action={toggleRuleAction}
-                          fields={{ slug: s, ruleId: r.id, enabled: r.enabled ? "false" : "true" }}
-                          label={r.enabled ? "Disable" : "Enable"}
-                        />
-                        <ActionButton
-                          action={deleteRuleAction}
-                          fields={{ slug: s, ruleId: r.id }}
-                          label="Delete"
-                          className="small danger"
-                          confirm={`Delete the rule "${r.name}"?`}
-                        />
-                      </td>
-                    ) : null}
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        ) : null}
+            );
+          })}
+        </DataTable>
         {view.canEdit ? (
           <div className="editor" id="rule-editor">
             <h3>{editing ? `Edit "${editing.name}"` : "New rule"}</h3>
@@ -252,59 +238,46 @@ export default async function AlertsPage({
 
       <section className="card" aria-labelledby="channels-title">
         <h2 id="channels-title">Channels</h2>
-        {view.channels.length === 0 ? <p className="muted">No channels yet.</p> : null}
-        {view.channels.length > 0 ? (
-          <table className="data" data-testid="channels">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Type</th>
-                <th scope="col">Destination</th>
-                {view.canEdit ? (
-                  <th scope="col" className="actions">
-                    <span className="sr-only">Actions</span>
-                  </th>
-                ) : null}
-              </tr>
-            </thead>
-            <tbody>
-              {view.channels.map((c) => (
-                <tr key={c.id} className={c.enabled ? undefined : "disabled-row"}>
-                  <td>
-                    {c.name} {c.enabled ? null : <span className="badge">off</span>}
-                  </td>
-                  <td>
-                    <span className="badge">{c.type}</span>
-                  </td>
-                  <td className="mono small">{c.summary}</td>
-                  {view.canEdit ? (
-                    <td className="actions">
-                      <ActionButton
-                        action={testChannelAction}
-                        fields={{ slug: s, channelId: c.id }}
-                        label="Test"
-                        pendingText="Queuing…"
-                        testId={`test-${c.name}`}
-                      />
-                      <ActionButton
-                        action={toggleChannelAction}
-                        fields={{ slug: s, channelId: c.id, enabled: c.enabled ? "false" : "true" }}
-                        label={c.enabled ? "Disable" : "Enable"}
-                      />
-                      <ActionButton
-                        action={deleteChannelAction}
-                        fields={{ slug: s, channelId: c.id }}
-                        label="Delete"
-                        className="small danger"
-                        confirm={`Delete the channel "${c.name}"? Rules stop notifying it.`}
-                      />
-                    </td>
-                  ) : null}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        ) : null}
+        <DataTable
+          testId="channels"
+          columns={["Name", "Type", "Destination"]}
+          actions={view.canEdit}
+          empty={view.channels.length === 0}
+          emptyText="No channels yet."
+        >
+          {view.channels.map((c) => (
+            <tr key={c.id} className={c.enabled ? undefined : "disabled-row"}>
+              <NameCell name={c.name} enabled={c.enabled} />
+              <td>
+                <span className="badge">{c.type}</span>
+              </td>
+              <td className="mono small">{c.summary}</td>
+              {view.canEdit ? (
+                <td className="actions">
+                  <ActionButton
+                    action={testChannelAction}
+                    fields={{ slug: s, channelId: c.id }}
+                    label="Test"
+                    pendingText="Queuing…"
+                    testId={`test-${c.name}`}
+                  />
+                  <ActionButton
+                    action={toggleChannelAction}
+                    fields={{ slug: s, channelId: c.id, enabled: c.enabled ? "false" : "true" }}
+                    label={c.enabled ? "Disable" : "Enable"}
+                  />
+                  <ActionButton
+                    action={deleteChannelAction}
+                    fields={{ slug: s, channelId: c.id }}
+                    label="Delete"
+                    className="small danger"
+                    confirm={`Delete the channel "${c.name}"? Rules stop notifying it.`}
+                  />
+                </td>
+              ) : null}
+            </tr>
+          ))}
+        </DataTable>
         {view.canEdit ? (
           <div className="editor">
             <h3>New channel</h3>
@@ -315,50 +288,40 @@ export default async function AlertsPage({
 
       <section className="card" aria-labelledby="log-title">
         <h2 id="log-title">Delivery log</h2>
-        {view.deliveries.length === 0 ? (
-          <p className="muted">No deliveries yet.</p>
-        ) : (
-          <table className="data" data-testid="delivery-log">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">What</th>
-                <th scope="col">Channel</th>
-                <th scope="col">Status</th>
-                <th scope="col">Attempts</th>
-                <th scope="col">Response</th>
-              </tr>
-            </thead>
-            <tbody>
-              {view.deliveries.map((d) => (
-                <tr key={d.id}>
-                  <td title={utc(d.createdAt)}>{ago(d.createdAt, now)}</td>
-                  <td>
-                    {d.eventTitle ? (
-                      <>
-                        <span className={`badge status-${d.eventKind ?? ""}`}>{d.eventKind}</span> {d.eventTitle}
-                      </>
-                    ) : (
-                      <span className="muted">{d.purpose}</span>
-                    )}
-                  </td>
-                  <td>
-                    {d.channelName ?? d.channelType}
-                    <div className="mono small muted">{d.target}</div>
-                  </td>
-                  <td>
-                    <span className={`badge delivery-${d.status}`}>{d.status}</span>
-                  </td>
-                  <td>{d.attempts}</td>
-                  <td className="small">
-                    {d.responseCode ?? ""}
-                    {d.lastError ? <div className="error-text">{d.lastError}</div> : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          testId="delivery-log"
+          columns={["When", "What", "Channel", "Status", "Attempts", "Response"]}
+          actions={false}
+          empty={view.deliveries.length === 0}
+          emptyText="No deliveries yet."
+        >
+          {view.deliveries.map((d) => (
+            <tr key={d.id}>
+              <td title={utc(d.createdAt)}>{ago(d.createdAt, now)}</td>
+              <td>
+                {d.eventTitle ? (
+                  <>
+                    <span className={`badge status-${d.eventKind ?? ""}`}>{d.eventKind}</span> {d.eventTitle}
+                  </>
+                ) : (
+                  <span className="muted">{d.purpose}</span>
+                )}
+              </td>
+              <td>
+                {d.channelName ?? d.channelType}
+                <div className="mono small muted">{d.target}</div>
+              </td>
+              <td>
+                <span className={`badge delivery-${d.status}`}>{d.status}</span>
+              </td>
+              <td>{d.attempts}</td>
+              <td className="small">
+                {d.responseCode ?? ""}
+                {d.lastError ? <div className="error-text">{d.lastError}</div> : null}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </section>
     </AppShell>
   );
