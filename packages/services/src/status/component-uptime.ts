@@ -53,21 +53,20 @@ async function computeDays(sql: SqlClient, refs: readonly UptimeRef[], from: Dat
 }
 
 /**
- * Per-day uptime of each ref for the last UPTIME_DAYS UTC days (oldest first, today last). Finished
- * days come from status_uptime_days (computed once from the 1-minute rollups, then cached; days
- * without data are cached as zero rows so they are not recomputed); today is computed live.
+ * Finished days [first, today) of each ref from status_uptime_days; the days missing there (on or
+ * after the ref's creation day) are computed from the 1-minute rollups and written, days without
+ * data as zero rows so they are not recomputed. Returns the rows by ref and day, and how many
+ * were written.
  */
-export async function getComponentUptime(
-  deps: { sql: SqlClient },
-  input: { refs: readonly UptimeRef[]; now: Date; days?: number },
-): Promise<Map<string, DayUptime[]>> {
-  const days = input.days ?? UPTIME_DAYS;
-  const today = utcDay(input.now);
-  const first = new Date(today.getTime() - (days - 1) * DAY_MS);
-  const refs = [...new Map(input.refs.map((r) => [r.refId, r])).values()];
+async function loadFinishedDays(
+  sql: SqlClient,
+  refs: readonly UptimeRef[],
+  first: Date,
+  today: Date,
+): Promise<{ rows: Map<string, UptimeDayRow>; written: number }> {
   const ids = refs.map((r) => r.refId);
   const rows = new Map<string, UptimeDayRow>();
-  for (const r of await readCachedUptimeDays(deps.sql, { refIds: ids, from: first, to: today })) {
+  for (const r of await readCachedUptimeDays(sql, { refIds: ids, from: first, to: today })) {
     rows.set(key(r.refId, utcDay(r.day)), r);
   }
   // Finished days missing from the cache (on or after the ref's creation day).
@@ -83,30 +82,67 @@ export async function getComponentUptime(
       }
     }
   }
-  if (missing.length > 0) {
-    const computed = new Map<string, UptimeDayRow>();
-    for (const r of await computeDays(deps.sql, missing, missingFrom, today))
-      computed.set(key(r.refId, utcDay(r.day)), r);
-    const toWrite: Record<"node" | "endpoint", UptimeDayRow[]> = { node: [], endpoint: [] };
-    for (const ref of missing) {
-      const start = new Date(Math.max(missingFrom.getTime(), utcDay(ref.createdAt).getTime()));
-      for (let d = start.getTime(); d < today.getTime(); d += DAY_MS) {
-        const k = key(ref.refId, new Date(d));
-        if (rows.has(k)) continue;
-        const row = computed.get(k) ?? {
-          refId: ref.refId,
-          day: new Date(d),
-          measuredMinutes: 0,
-          upMinutes: 0,
-          degradedMinutes: 0,
-        };
-        rows.set(k, row);
-        toWrite[ref.kind].push(row);
-      }
+  if (missing.length === 0) return { rows, written: 0 };
+  const computed = new Map<string, UptimeDayRow>();
+  for (const r of await computeDays(sql, missing, missingFrom, today)) computed.set(key(r.refId, utcDay(r.day)), r);
+  const toWrite: Record<"node" | "endpoint", UptimeDayRow[]> = { node: [], endpoint: [] };
+  for (const ref of missing) {
+    const start = new Date(Math.max(missingFrom.getTime(), utcDay(ref.createdAt).getTime()));
+    for (let d = start.getTime(); d < today.getTime(); d += DAY_MS) {
+      const k = key(ref.refId, new Date(d));
+      if (rows.has(k)) continue;
+      const row = computed.get(k) ?? {
+        refId: ref.refId,
+        day: new Date(d),
+        measuredMinutes: 0,
+        upMinutes: 0,
+        degradedMinutes: 0,
+      };
+      rows.set(k, row);
+      toWrite[ref.kind].push(row);
     }
-    await writeCachedUptimeDays(deps.sql, "node", toWrite.node);
-    await writeCachedUptimeDays(deps.sql, "endpoint", toWrite.endpoint);
   }
+  await writeCachedUptimeDays(sql, "node", toWrite.node);
+  await writeCachedUptimeDays(sql, "endpoint", toWrite.endpoint);
+  return { rows, written: toWrite.node.length + toWrite.endpoint.length };
+}
+
+/** The first day (UTC midnight) of a `days`-day window ending today, and today. */
+export function computeUptimeWindow(now: Date, days = UPTIME_DAYS): { first: Date; today: Date } {
+  const today = utcDay(now);
+  return { first: new Date(today.getTime() - (days - 1) * DAY_MS), today };
+}
+
+function uniqueRefs(refs: readonly UptimeRef[]): UptimeRef[] {
+  return [...new Map(refs.map((r) => [r.refId, r])).values()];
+}
+
+/**
+ * Fills status_uptime_days with the finished days of these refs that it lacks (the same step
+ * getComponentUptime takes before answering), so a later page view only reads the cache.
+ */
+export async function fillMissingUptimeDays(
+  deps: { sql: SqlClient },
+  input: { refs: readonly UptimeRef[]; now: Date; days?: number },
+): Promise<{ daysWritten: number }> {
+  const { first, today } = computeUptimeWindow(input.now, input.days);
+  const { written } = await loadFinishedDays(deps.sql, uniqueRefs(input.refs), first, today);
+  return { daysWritten: written };
+}
+
+/**
+ * Per-day uptime of each ref for the last UPTIME_DAYS UTC days (oldest first, today last). Finished
+ * days come from status_uptime_days (computed once from the 1-minute rollups, then cached; days
+ * without data are cached as zero rows so they are not recomputed); today is computed live.
+ */
+export async function getComponentUptime(
+  deps: { sql: SqlClient },
+  input: { refs: readonly UptimeRef[]; now: Date; days?: number },
+): Promise<Map<string, DayUptime[]>> {
+  const days = input.days ?? UPTIME_DAYS;
+  const { first, today } = computeUptimeWindow(input.now, days);
+  const refs = uniqueRefs(input.refs);
+  const { rows } = await loadFinishedDays(deps.sql, refs, first, today);
   for (const r of await computeDays(deps.sql, refs, today, new Date(today.getTime() + DAY_MS))) {
     rows.set(key(r.refId, today), r);
   }

@@ -3,6 +3,7 @@ export * from "./render-markdown.js";
 export * from "./snapshot-cache.js";
 export * from "./component-state.js";
 export * from "./component-uptime.js";
+export * from "./refresh-status-uptime.js";
 export * from "./get-public-status-page.js";
 export * from "./manage-status-pages.js";
 export * from "./manage-incidents.js";
