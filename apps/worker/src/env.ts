@@ -65,6 +65,11 @@ export const workerEnvShape = {
   /** In-flight jobs get this long to finish on SIGTERM; keep it below the orchestrator's grace period. */
   WORKER_SHUTDOWN_TIMEOUT_MS: milliseconds(25_000, 100),
   ...consumerEnv("maintenance", { concurrency: 1 }),
+  /** Status pages: finished uptime days of public pages' components are precomputed this often (maintenance queue). */
+  STATUS_UPTIME_INTERVAL_MS: milliseconds(600_000, 1_000),
+  /** Refs filled per run at most (in chunks of STATUS_UPTIME_BATCH_SIZE); the rest wait for the next run. */
+  STATUS_UPTIME_MAX_REFS: z.coerce.number().int().min(1).max(2_000).default(500),
+  STATUS_UPTIME_BATCH_SIZE: z.coerce.number().int().min(1).max(500).default(25),
   // Many ingest jobs in flight let the writer coalesce their batches into one COPY per flush.
   ...consumerEnv("ingest", { concurrency: 48 }),
   /** Ingest write stage: flush at this many pending samples, or this long after the first. */

@@ -4,6 +4,7 @@ import { createPrismaClient } from "@rpcpulse/db";
 import {
   closeQueues,
   createRedisConnection,
+  enqueueMaintenance,
   pingRedis,
   registerRecurringJobs,
   type QueueTarget,
@@ -85,7 +86,14 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
   const maintenance = readConsumerSettings(env, "maintenance");
   if (maintenance.enabled) {
     workers.push(
-      registerProcessor("maintenance", createMaintenanceProcessor({ sql }), { target, log, ...maintenance }),
+      registerProcessor(
+        "maintenance",
+        createMaintenanceProcessor(
+          { sql },
+          { statusUptime: { maxRefs: env.STATUS_UPTIME_MAX_REFS, batchSize: env.STATUS_UPTIME_BATCH_SIZE } },
+        ),
+        { target, log, ...maintenance },
+      ),
     );
     queues.push("maintenance");
   } else log.info({ queue: "maintenance" }, "consumer disabled by WORKER_MAINTENANCE_ENABLED");
@@ -148,10 +156,19 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
           rankEveryMs: env.DIRECTORY_RANK_INTERVAL_MS,
         },
         alertsEveryMs: env.ALERT_EVALUATE_INTERVAL_MS,
+        statusUptimeEveryMs: env.STATUS_UPTIME_INTERVAL_MS,
       }).then(
         (registered) => log.info(registered, "recurring jobs registered"),
         (error: unknown) =>
           log.error({ err: error instanceof Error ? error.message : String(error) }, "recurring jobs not registered"),
+      )
+    : Promise.resolve();
+  // Status-page uptime days once at start too (an existing schedule would otherwise wait a full period).
+  const startRuns = env.WORKER_REGISTER_SCHEDULES
+    ? enqueueMaintenance(target, { task: "status-uptime" }).then(
+        () => undefined,
+        (error: unknown) =>
+          log.error({ err: error instanceof Error ? error.message : String(error) }, "status uptime run not queued"),
       )
     : Promise.resolve();
 
@@ -198,7 +215,7 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
       {
         name: "close redis",
         run: async () => {
-          await Promise.race([schedules, new Promise((r) => setTimeout(r, 1_000))]);
+          await Promise.race([Promise.all([schedules, startRuns]), new Promise((r) => setTimeout(r, 1_000))]);
           await closeQueues(redis);
           await redis.quit();
         },

@@ -11,7 +11,7 @@ import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
 import { insertNodeSamples } from "@rpcpulse/db";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
-import { closeQueues, createRedisConnection, getQueue, type Redis } from "@rpcpulse/queue";
+import { closeQueues, createRedisConnection, enqueueMaintenance, getQueue, type Redis } from "@rpcpulse/queue";
 import { parseWorkerEnv } from "../src/env.js";
 import { startWorker, type RunningWorker } from "../src/start-worker.js";
 import { deleteKeys, freePort, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
@@ -38,6 +38,23 @@ function captureLogger() {
     },
   });
   return { lines, log: createLogger({ name: "worker", level: "debug", destination }) };
+}
+
+/** A worker whose PostgreSQL is unreachable, schedules off and every consumer off unless `overrides` turn one on. */
+async function unreachableDatabaseEnv(overrides: Record<string, string>) {
+  return parseWorkerEnv({
+    DATABASE_URL: `postgresql://postgres@127.0.0.1:${await freePort()}/nothing`,
+    WORKER_HEALTH_HOST: "127.0.0.1",
+    WORKER_HEALTH_PORT: "0",
+    WORKER_REGISTER_SCHEDULES: "false",
+    WORKER_MAINTENANCE_ENABLED: "false",
+    WORKER_INGEST_ENABLED: "false",
+    WORKER_PROBE_ENABLED: "false",
+    WORKER_ADVISOR_ENABLED: "false",
+    WORKER_ALERTS_ENABLED: "false",
+    WORKER_NOTIFY_ENABLED: "false",
+    ...overrides,
+  });
 }
 
 async function count(db: TestDatabase, sql: string, params: unknown[] = []): Promise<number> {
@@ -80,6 +97,7 @@ describe("worker against real PostgreSQL (plain mode) and Redis", () => {
       WORKER_HEALTH_PORT: "0",
       WORKER_HEARTBEAT_INTERVAL_MS: "200",
       MAINTENANCE_INTERVAL_MS: "60000",
+      STATUS_UPTIME_INTERVAL_MS: "1000",
     });
     worker = await startWorker(env, captured.log);
     assert.ok(captured.lines.some((l) => l.storageMode === "plain" && /storage mode plain/.test(String(l.msg))));
@@ -105,17 +123,17 @@ describe("worker against real PostgreSQL (plain mode) and Redis", () => {
 
   it("registers the recurring maintenance job, which creates partitions and rolls up closed buckets", async () => {
     const queue = getQueue("maintenance", { connection: redis, prefix });
-    const schedulers = await waitFor("the scheduler", async () => {
+    const schedulers = await waitFor("both schedulers", async () => {
       const list = await queue.getJobSchedulers();
-      return list.length > 0 ? list : undefined;
+      return list.length > 1 ? list : undefined;
     });
-    assert.deepEqual(
-      schedulers.map((s) => [s.key, Number(s.every)]),
-      [["maintenance-storage", 60_000]],
-    );
+    assert.deepEqual(schedulers.map((s) => [s.key, Number(s.every)]).sort(), [
+      ["maintenance-status-uptime", 1_000],
+      ["maintenance-storage", 60_000],
+    ]);
     const completed = await waitFor("a completed maintenance job", async () => {
       const jobs = await queue.getJobs(["completed"]);
-      return jobs.length > 0 ? jobs[0] : undefined;
+      return jobs.find((j) => (j.data as { task: string }).task === "storage");
     });
     assert.equal((completed?.returnvalue as { mode: string }).mode, "plain");
     const partitions = await count(
@@ -133,20 +151,57 @@ describe("worker against real PostgreSQL (plain mode) and Redis", () => {
     );
   });
 
-  it("answers 503 on /healthz while PostgreSQL does not (the worker keeps running)", async () => {
-    const env = parseWorkerEnv({
-      DATABASE_URL: `postgresql://postgres@127.0.0.1:${await freePort()}/nothing`,
-      QUEUE_PREFIX: prefix,
-      WORKER_HEALTH_HOST: "127.0.0.1",
-      WORKER_HEALTH_PORT: "0",
-      WORKER_REGISTER_SCHEDULES: "false",
-      WORKER_MAINTENANCE_ENABLED: "false",
-      WORKER_INGEST_ENABLED: "false",
-      WORKER_PROBE_ENABLED: "false",
-      WORKER_ADVISOR_ENABLED: "false",
-      WORKER_ALERTS_ENABLED: "false",
-      WORKER_NOTIFY_ENABLED: "false",
+  it("precomputes the uptime days of a component added to a public status page within one interval", async () => {
+    const network = await db.prisma.network.findUniqueOrThrow({ where: { slug: "hive" } });
+    await db.prisma.organization.create({ data: { id: "org-worker-status", name: "s", slug: "org-worker-status" } });
+    const node = await db.prisma.node.create({
+      data: {
+        organizationId: "org-worker-status",
+        networkId: network.id,
+        apiFamily: "hive",
+        clientName: "hived",
+        name: "listed",
+        localRpcUrl: "http://127.0.0.1:8091",
+        createdAt: new Date(Date.now() - 2 * 86_400_000),
+      },
     });
+    const page = await db.prisma.statusPage.create({
+      data: { organizationId: "org-worker-status", slug: "worker-status", title: "w", isPublic: true },
+    });
+    await db.prisma.statusComponent.create({
+      data: { pageId: page.id, kind: "node", nodeId: node.id, displayName: "listed" },
+    });
+    const days = await waitFor("two cached finished days", async () => {
+      const n = await count(db, "SELECT count(*) AS n FROM status_uptime_days WHERE ref_id = $1", [node.id]);
+      return n === 2 ? n : undefined;
+    });
+    assert.equal(days, 2);
+    const logged = await waitFor("the run's log line", async () =>
+      captured.lines.find((l) => l.msg === "status uptime days refreshed" && l.refsFilled === 1),
+    );
+    assert.deepEqual([logged.refsChecked, logged.daysWritten, logged.refsPending], [1, 2, 0]);
+  });
+
+  it("keeps running when a status uptime run meets a database error (the job is retried)", async () => {
+    const otherPrefix = uniquePrefix();
+    const env = await unreachableDatabaseEnv({ QUEUE_PREFIX: otherPrefix, WORKER_MAINTENANCE_ENABLED: "true" });
+    const quiet = captureLogger();
+    const broken = await startWorker(env, quiet.log);
+    try {
+      const { jobId } = await enqueueMaintenance({ connection: redis, prefix: otherPrefix }, { task: "status-uptime" });
+      const failed = await waitFor("the failed attempt", async () =>
+        quiet.lines.find((l) => l.jobId === jobId && l.msg === "job failed, will retry"),
+      );
+      assert.equal(failed.attempt, 1);
+      assert.equal((await fetch(`http://127.0.0.1:${broken.healthPort}/healthz`)).status, 503, "still serving");
+    } finally {
+      assert.equal(await broken.stop("test end"), "clean");
+      await deleteKeys(redis, otherPrefix);
+    }
+  });
+
+  it("answers 503 on /healthz while PostgreSQL does not (the worker keeps running)", async () => {
+    const env = await unreachableDatabaseEnv({ QUEUE_PREFIX: prefix });
     const quiet = captureLogger();
     const broken = await startWorker(env, quiet.log);
     try {

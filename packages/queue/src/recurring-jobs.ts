@@ -17,6 +17,8 @@ export interface RecurringJobSettings {
   directory?: { probeEveryMs: number; capabilitiesEveryMs: number; rankEveryMs: number };
   /** Alert evaluation period (alerts queue); omitted = no alert schedule. */
   alertsEveryMs?: number;
+  /** Status-page uptime days precompute period (maintenance queue); omitted = no schedule. */
+  statusUptimeEveryMs?: number;
 }
 
 interface RecurringJob<N extends QueueName = QueueName> {
@@ -47,8 +49,20 @@ export function listRecurringJobs(settings: RecurringJobSettings): RecurringJob[
             payload: { task: "evaluate" },
           },
         ];
+  const statusUptime: Array<RecurringJob<"maintenance">> =
+    settings.statusUptimeEveryMs === undefined
+      ? []
+      : [
+          {
+            id: "maintenance-status-uptime",
+            queue: "maintenance",
+            everyMs: settings.statusUptimeEveryMs,
+            jobName: "maintenance-status-uptime",
+            payload: { task: "status-uptime" },
+          },
+        ];
   const d = settings.directory;
-  if (!d) return [storage, ...alerts, ...listAdvisorJobs(settings)];
+  if (!d) return [storage, ...statusUptime, ...alerts, ...listAdvisorJobs(settings)];
   const directory: Array<RecurringJob<"probe">> = [
     {
       id: "directory-probe-round",
@@ -72,7 +86,7 @@ export function listRecurringJobs(settings: RecurringJobSettings): RecurringJob[
       payload: { task: "rank" },
     },
   ];
-  return [storage, ...directory, ...alerts, ...listAdvisorJobs(settings)];
+  return [storage, ...statusUptime, ...directory, ...alerts, ...listAdvisorJobs(settings)];
 }
 
 function listAdvisorJobs(settings: RecurringJobSettings): Array<RecurringJob<"advisor">> {

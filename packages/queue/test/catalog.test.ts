@@ -137,6 +137,16 @@ describe("queue catalog", () => {
     assert.deepEqual(parsePayload("maintenance", storage?.payload), { task: "storage" });
   });
 
+  it("declares the status-page uptime precompute only when a period is configured", () => {
+    assert.ok(!listRecurringJobs({ maintenanceEveryMs: 60_000 }).some((j) => j.id === "maintenance-status-uptime"));
+    const job = listRecurringJobs({ maintenanceEveryMs: 60_000, statusUptimeEveryMs: 600_000 }).find(
+      (j) => j.id === "maintenance-status-uptime",
+    );
+    assert.equal(job?.queue, "maintenance");
+    assert.equal(job?.everyMs, 600_000);
+    assert.deepEqual(parsePayload("maintenance", job?.payload), { task: "status-uptime" });
+  });
+
   it("declares the advisor sweep only when a period is configured", () => {
     assert.ok(!listRecurringJobs({ maintenanceEveryMs: 60_000 }).some((j) => j.queue === "advisor"));
     const sweep = listRecurringJobs({ maintenanceEveryMs: 60_000, advisorEveryMs: 15_000 }).find(

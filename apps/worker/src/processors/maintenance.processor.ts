@@ -1,10 +1,23 @@
 import type { SqlClient } from "@rpcpulse/db";
-import { performStorageMaintenance } from "@rpcpulse/services";
+import { performStorageMaintenance, refreshStatusUptimeDays } from "@rpcpulse/services";
 import type { Processor } from "../shell/register-processor.js";
 
-/** maintenance jobs: the payload is parsed by the shell; one service call does the work. */
-export function createMaintenanceProcessor(deps: { sql: SqlClient }): Processor<"maintenance"> {
+export interface MaintenanceProcessorSettings {
+  /** status-uptime runs: refs filled per run at most, and per step. */
+  statusUptime: { maxRefs: number; batchSize: number };
+}
+
+/** maintenance jobs: the payload is parsed by the shell; each task is one service call. */
+export function createMaintenanceProcessor(
+  deps: { sql: SqlClient },
+  settings: MaintenanceProcessorSettings,
+): Processor<"maintenance"> {
   return async (payload, { log }) => {
+    if (payload.task === "status-uptime") {
+      const report = await refreshStatusUptimeDays({ sql: deps.sql }, { now: new Date(), ...settings.statusUptime });
+      log.info(report, "status uptime days refreshed");
+      return report;
+    }
     const result = await performStorageMaintenance(
       { sql: deps.sql },
       { task: payload.task, now: new Date(), rollupLookbackMinutes: payload.rollupLookbackMinutes },

@@ -4,9 +4,10 @@ import { defineQueue } from "../define-queue.js";
 /**
  * Storage upkeep. `storage` = create partitions ahead, drop expired ones and refresh closed rollup
  * buckets (plain-PostgreSQL mode; under TimescaleDB its policies do this and the job only says so).
+ * `status-uptime` = precompute the finished uptime days of public status pages' components.
  * Global work: no tenant.
  */
-export const MaintenanceTask = z.enum(["storage"]);
+export const MaintenanceTask = z.enum(["storage", "status-uptime"]);
 export type MaintenanceTask = z.infer<typeof MaintenanceTask>;
 
 export const MaintenancePayload = z.object({
