@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { createApiAccount, type ApiAccount } from "../fixtures/api-account.js";
+import { anyDirectoryEndpoint, apiJson } from "../fixtures/status-fixtures.js";
 
 /**
  * Every org-scoped route, called by a signed-in user of org A with org B's ids, must answer 403 or
@@ -276,7 +277,7 @@ test.describe("tenant isolation", () => {
     expect(crossSite.status()).toBe(403);
   });
 
-  test("status pages, components, incidents and their admin pages of another organization are refused", async () => {
+  test("status pages, components, groups, incidents, maintenance and their admin pages of another organization are refused", async () => {
     const bobOrg = bob.organization.id;
     const aliceOrg = alice.organization.id;
     const created = await bob.api.post(`/api/orgs/${bobOrg}/status-pages`, {
@@ -289,6 +290,40 @@ test.describe("tenant isolation", () => {
     });
     expect(incident.status()).toBe(201);
     const { id: incidentId } = (await incident.json()) as { id: string };
+    const endpoint = await anyDirectoryEndpoint(bob);
+    const component = await apiJson<{ id: string }>(
+      bob,
+      "post",
+      `/api/orgs/${bobOrg}/status-pages/${pageId}/components`,
+      {
+        ref: `endpoint:${endpoint.id}`,
+      },
+    );
+    const { id: groupId } = await apiJson<{ id: string }>(
+      bob,
+      "post",
+      `/api/orgs/${bobOrg}/status-pages/${pageId}/groups`,
+      {
+        name: "Bob group",
+      },
+    );
+    const { id: windowId } = await apiJson<{ id: string }>(
+      bob,
+      "post",
+      `/api/orgs/${bobOrg}/status-pages/${pageId}/maintenance`,
+      {
+        title: "Bob maintenance",
+        startsAt: new Date(Date.now() + 3_600_000).toISOString(),
+        endsAt: new Date(Date.now() + 7_200_000).toISOString(),
+        componentIds: [component.id],
+      },
+    );
+    const stolenWindow = {
+      title: "stolen",
+      startsAt: new Date().toISOString(),
+      endsAt: new Date(Date.now() + 60_000).toISOString(),
+      componentIds: [component.id],
+    };
     // Own organization, bad input: 400 with a reason.
     const bad = await alice.api.post(`/api/orgs/${aliceOrg}/status-pages`, { data: { slug: "No Way!", title: "" } });
     expect(bad.status()).toBe(400);
@@ -333,6 +368,47 @@ test.describe("tenant isolation", () => {
             data: { status: "resolved", body: "stolen" },
           }),
       ],
+      [
+        "POST group on foreign page",
+        () => alice.api.post(`/api/orgs/${aliceOrg}/status-pages/${pageId}/groups`, { data: { name: "x" } }),
+      ],
+      [
+        "POST group via foreign org",
+        () => alice.api.post(`/api/orgs/${bobOrg}/status-pages/${pageId}/groups`, { data: { name: "x" } }),
+      ],
+      [
+        "PATCH foreign group via own org",
+        () => alice.api.patch(`/api/orgs/${aliceOrg}/status-groups/${groupId}`, { data: { name: "stolen" } }),
+      ],
+      [
+        "PATCH (move) foreign group via own org",
+        () => alice.api.patch(`/api/orgs/${aliceOrg}/status-groups/${groupId}`, { data: { move: "down" } }),
+      ],
+      [
+        "PATCH group via foreign org",
+        () => alice.api.patch(`/api/orgs/${bobOrg}/status-groups/${groupId}`, { data: { name: "stolen" } }),
+      ],
+      ["DELETE foreign group via own org", () => alice.api.delete(`/api/orgs/${aliceOrg}/status-groups/${groupId}`)],
+      [
+        "GET maintenance of foreign page",
+        () => alice.api.get(`/api/orgs/${aliceOrg}/status-pages/${pageId}/maintenance`),
+      ],
+      [
+        "POST maintenance on foreign page",
+        () => alice.api.post(`/api/orgs/${aliceOrg}/status-pages/${pageId}/maintenance`, { data: stolenWindow }),
+      ],
+      [
+        "PATCH foreign maintenance via own org",
+        () => alice.api.patch(`/api/orgs/${aliceOrg}/maintenance/${windowId}`, { data: stolenWindow }),
+      ],
+      [
+        "PATCH maintenance via foreign org",
+        () => alice.api.patch(`/api/orgs/${bobOrg}/maintenance/${windowId}`, { data: stolenWindow }),
+      ],
+      [
+        "DELETE foreign maintenance via own org",
+        () => alice.api.delete(`/api/orgs/${aliceOrg}/maintenance/${windowId}`),
+      ],
     ];
     for (const [name, call] of calls) {
       const status = (await call()).status();
@@ -349,8 +425,18 @@ test.describe("tenant isolation", () => {
       expect([403, 404], `${path} answered ${status}`).toContain(status);
     }
     // Nothing changed: the page is Bob's, public, and the incident is still open.
-    const page = (await (await bob.api.get(`/api/orgs/${bobOrg}/status-pages/${pageId}`)).json()) as { title: string };
+    const page = (await (await bob.api.get(`/api/orgs/${bobOrg}/status-pages/${pageId}`)).json()) as {
+      title: string;
+      groups: { id: string; name: string }[];
+    };
     expect(page.title).toBe("Bob status");
+    expect(page.groups).toEqual([expect.objectContaining({ id: groupId, name: "Bob group" })]);
+    const windows = await apiJson<{ maintenance: { id: string; title: string }[] }>(
+      bob,
+      "get",
+      `/api/orgs/${bobOrg}/status-pages/${pageId}/maintenance`,
+    );
+    expect(windows.maintenance).toEqual([expect.objectContaining({ id: windowId, title: "Bob maintenance" })]);
     const summary = (await (
       await alice.api.get(`/status/bob-status-${bobOrg.slice(0, 8).toLowerCase()}/summary.json`)
     ).json()) as {

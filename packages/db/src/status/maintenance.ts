@@ -76,6 +76,42 @@ export async function insertMaintenanceWindow(
   });
 }
 
+/** The page of one of the organization's windows, or null (another organization's is null too). */
+export async function findOrgMaintenanceWindow(
+  prisma: PrismaClient,
+  input: { organizationId: string; id: string },
+): Promise<{ id: string; pageId: string } | null> {
+  return prisma.maintenanceWindow.findFirst({
+    where: { id: input.id, organizationId: input.organizationId },
+    select: { id: true, pageId: true },
+  });
+}
+
+/** Replace a window's fields and components in one transaction; false when it is not the organization's. */
+export async function updateMaintenanceWindow(
+  prisma: PrismaClient,
+  input: Omit<MaintenanceRow, "pageId"> & { organizationId: string },
+): Promise<boolean> {
+  return prisma.$transaction(async (tx) => {
+    const { count } = await tx.maintenanceWindow.updateMany({
+      where: { id: input.id, organizationId: input.organizationId },
+      data: {
+        title: input.title,
+        body: input.body,
+        bodyHtml: input.bodyHtml,
+        startsAt: input.startsAt,
+        endsAt: input.endsAt,
+      },
+    });
+    if (count === 0) return false;
+    await tx.maintenanceComponent.deleteMany({ where: { windowId: input.id } });
+    await tx.maintenanceComponent.createMany({
+      data: input.componentIds.map((componentId) => ({ windowId: input.id, componentId })),
+    });
+    return true;
+  });
+}
+
 export async function deleteMaintenanceWindow(
   prisma: PrismaClient,
   input: { organizationId: string; id: string },

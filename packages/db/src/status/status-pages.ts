@@ -125,36 +125,99 @@ async function pageOfOrg(prisma: PrismaClient, organizationId: string, pageId: s
   return (await prisma.statusPage.count({ where: { id: pageId, organizationId } })) > 0;
 }
 
+/** Serialise group writes of one page (append at the end, reorder) inside a transaction. */
+async function lockPageGroups(tx: Prisma.TransactionClient, pageId: string): Promise<void> {
+  await tx.$executeRaw`SELECT pg_advisory_xact_lock(hashtext(${`status-groups:${pageId}`}))`;
+}
+
+/** Without a position the group goes last (one after the highest position of the page). */
 export async function insertStatusGroup(
   prisma: PrismaClient,
-  input: { organizationId: string; pageId: string; name: string; position: number },
+  input: { organizationId: string; pageId: string; name: string; position?: number | undefined },
 ): Promise<{ id: string } | null> {
   if (!(await pageOfOrg(prisma, input.organizationId, input.pageId))) return null;
-  return prisma.statusGroup.create({
-    data: { pageId: input.pageId, name: input.name, position: input.position },
-    select: { id: true },
+  return prisma.$transaction(async (tx) => {
+    await lockPageGroups(tx, input.pageId);
+    let position = input.position;
+    if (position === undefined) {
+      const last = await tx.statusGroup.aggregate({ where: { pageId: input.pageId }, _max: { position: true } });
+      position = last._max.position === null ? 0 : last._max.position + 1;
+    }
+    return tx.statusGroup.create({ data: { pageId: input.pageId, name: input.name, position }, select: { id: true } });
   });
 }
 
-export async function updateStatusGroup(
+export async function renameStatusGroup(
   prisma: PrismaClient,
-  input: { organizationId: string; groupId: string; name: string; position: number },
+  input: { organizationId: string; groupId: string; name: string },
 ): Promise<boolean> {
   const { count } = await prisma.statusGroup.updateMany({
     where: { id: input.groupId, page: { organizationId: input.organizationId } },
-    data: { name: input.name, position: input.position },
+    data: { name: input.name },
   });
   return count > 0;
 }
 
+/** A page's groups in the order pages show them (ties broken by name, then id). */
+async function listPageGroupsLocked(tx: Prisma.TransactionClient, pageId: string) {
+  await lockPageGroups(tx, pageId);
+  return tx.statusGroup.findMany({
+    where: { pageId },
+    orderBy: [{ position: "asc" }, { name: "asc" }, { id: "asc" }],
+    select: { id: true, position: true },
+  });
+}
+
+async function renumberGroups(tx: Prisma.TransactionClient, groups: { id: string; position: number }[]) {
+  for (const [index, g] of groups.entries()) {
+    if (g.position !== index) await tx.statusGroup.update({ where: { id: g.id }, data: { position: index } });
+  }
+}
+
+async function findOrgGroupPage(prisma: PrismaClient, input: { organizationId: string; groupId: string }) {
+  const group = await prisma.statusGroup.findFirst({
+    where: { id: input.groupId, page: { organizationId: input.organizationId } },
+    select: { pageId: true },
+  });
+  return group?.pageId ?? null;
+}
+
+/**
+ * Move a group one place up or down among its page's groups and renumber the page's groups
+ * 0..n-1, in one transaction serialised per page. False when the group is not the
+ * organization's; moving the first group up (or the last down) changes nothing.
+ */
+export async function moveStatusGroup(
+  prisma: PrismaClient,
+  input: { organizationId: string; groupId: string; direction: "up" | "down" },
+): Promise<boolean> {
+  const pageId = await findOrgGroupPage(prisma, input);
+  if (!pageId) return false;
+  return prisma.$transaction(async (tx) => {
+    const groups = await listPageGroupsLocked(tx, pageId);
+    const at = groups.findIndex((g) => g.id === input.groupId);
+    if (at === -1) return false;
+    const to = input.direction === "up" ? at - 1 : at + 1;
+    if (to >= 0 && to < groups.length) [groups[at], groups[to]] = [groups[to]!, groups[at]!];
+    await renumberGroups(tx, groups);
+    return true;
+  });
+}
+
+/** Delete a group (its components stay, ungrouped) and close the gap in the page's positions. */
 export async function deleteStatusGroup(
   prisma: PrismaClient,
   input: { organizationId: string; groupId: string },
 ): Promise<boolean> {
-  const { count } = await prisma.statusGroup.deleteMany({
-    where: { id: input.groupId, page: { organizationId: input.organizationId } },
+  const pageId = await findOrgGroupPage(prisma, input);
+  if (!pageId) return false;
+  return prisma.$transaction(async (tx) => {
+    await lockPageGroups(tx, pageId);
+    const { count } = await tx.statusGroup.deleteMany({ where: { id: input.groupId, pageId } });
+    if (count === 0) return false;
+    await renumberGroups(tx, await listPageGroupsLocked(tx, pageId));
+    return true;
   });
-  return count > 0;
 }
 
 export interface NewStatusComponent {

@@ -4,6 +4,7 @@ import {
   deleteIncident,
   deleteMaintenanceWindow,
   deletePageSubscriber,
+  findOrgMaintenanceWindow,
   findOrgIncident,
   findOrgStatusPage,
   insertMaintenanceWindow,
@@ -12,12 +13,14 @@ import {
   listPageMaintenance,
   listPageSubscribers,
   updateIncidentFields,
+  updateMaintenanceWindow,
 } from "@rpcpulse/db";
 import { z } from "zod";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../context.js";
 import { notifyStatusSubscribers, type IncidentEvent, type StatusNotifyDeps } from "./notify-subscribers.js";
 import { renderMarkdown } from "./render-markdown.js";
 import { requireUuid } from "./ids.js";
+import { parseFields } from "./parse-fields.js";
 import { invalidateStatusSnapshots } from "./snapshot-cache.js";
 
 const Status = z.enum(["investigating", "identified", "monitoring", "resolved"]);
@@ -174,6 +177,18 @@ export const MaintenanceInput = z
     path: ["endsAt"],
   });
 
+/** The stored fields of a window; the message is rendered with the sanitizing Markdown renderer. */
+function maintenanceRow(fields: z.output<typeof MaintenanceInput>) {
+  const { title, body, startsAt, endsAt, componentIds } = fields;
+  return { title, body, bodyHtml: renderMarkdown(body), startsAt, endsAt, componentIds };
+}
+
+function requirePageComponents(allowed: Set<string>, componentIds: string[]): void {
+  if (componentIds.length === 0 || componentIds.some((id) => !allowed.has(id))) {
+    throw new AppError("VALIDATION", "Pick components of this page.", { details: { field: "componentIds" } });
+  }
+}
+
 export async function scheduleMaintenance(
   deps: ServiceDeps,
   ctx: ServiceContext,
@@ -181,22 +196,38 @@ export async function scheduleMaintenance(
 ): Promise<{ id: string }> {
   requireRole(ctx, "admin");
   const fields = MaintenanceInput.parse(input.fields);
-  const allowed = await pageComponentIds(deps, ctx, input.pageId);
-  if (fields.componentIds.length === 0 || fields.componentIds.some((id) => !allowed.has(id))) {
-    throw new AppError("VALIDATION", "Pick components of this page.", { details: { field: "componentIds" } });
-  }
+  requirePageComponents(await pageComponentIds(deps, ctx, input.pageId), fields.componentIds);
   const created = await insertMaintenanceWindow(deps.prisma, {
     organizationId: ctx.organizationId,
     pageId: input.pageId,
-    title: fields.title,
-    body: fields.body,
-    bodyHtml: renderMarkdown(fields.body),
-    startsAt: fields.startsAt,
-    endsAt: fields.endsAt,
-    componentIds: fields.componentIds,
+    ...maintenanceRow(fields),
   });
   invalidateStatusSnapshots();
   return created;
+}
+
+/**
+ * Replace a window's title, message, times and components (same rules as scheduling; the
+ * components must be on the window's page). Another organization's window is NOT_FOUND.
+ */
+export async function editMaintenance(
+  deps: ServiceDeps,
+  ctx: ServiceContext,
+  input: { windowId: string; fields: unknown },
+): Promise<void> {
+  requireRole(ctx, "admin");
+  requireUuid(input.windowId, "Maintenance window");
+  const fields = parseFields(MaintenanceInput, input.fields);
+  const scope = { organizationId: ctx.organizationId, id: input.windowId };
+  const window = await findOrgMaintenanceWindow(deps.prisma, scope);
+  if (!window) throw new AppError("NOT_FOUND", "Maintenance window not found.");
+  requirePageComponents(await pageComponentIds(deps, ctx, window.pageId), fields.componentIds);
+  const ok = await updateMaintenanceWindow(deps.prisma, {
+    ...scope,
+    ...maintenanceRow(fields),
+  });
+  if (!ok) throw new AppError("NOT_FOUND", "Maintenance window not found.");
+  invalidateStatusSnapshots();
 }
 
 export async function cancelMaintenance(

@@ -15,15 +15,17 @@ import {
   listOrgStatusPages,
   listOrganizationNodeRows,
   markStatusPageDomainVerified,
+  moveStatusGroup,
+  renameStatusGroup,
   setStatusPageDomain,
   updateStatusComponent,
-  updateStatusGroup,
   updateStatusPage,
   type StatusPageTree,
 } from "@rpcpulse/db";
 import { z } from "zod";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../context.js";
 import { requireUuid } from "./ids.js";
+import { parseFields } from "./parse-fields.js";
 import { invalidateStatusSnapshots } from "./snapshot-cache.js";
 
 /** Admin verbs for status pages: viewers read, admins and owners write. */
@@ -202,10 +204,24 @@ export async function verifyCustomDomain(
   return { verified: true };
 }
 
-const GroupInput = z.object({
-  name: z.string().trim().min(1, "A name is needed.").max(80),
-  position: z.coerce.number().int().min(0).max(10_000).default(0),
-});
+const emptyToUndefined = (v: unknown) => (v === "" || v === null ? undefined : v);
+const GroupName = z.string().trim().min(1, "A name is needed.").max(80, "At most 80 characters.");
+const GroupPosition = z.preprocess(emptyToUndefined, z.coerce.number().int().min(0).max(10_000).optional());
+
+/** Without a position the group goes last. */
+const GroupInput = z.object({ name: GroupName, position: GroupPosition });
+
+/** Rename and/or move one place up or down (which renumbers the page's groups 0..n-1). */
+export const GroupEdit = z
+  .object({
+    name: GroupName.optional(),
+    move: z.preprocess(emptyToUndefined, z.enum(["up", "down"], "Move up or down.").optional()),
+  })
+  .refine((v) => v.name !== undefined || v.move !== undefined, {
+    message: "Give a new name or a move (up or down).",
+    path: ["name"],
+  });
+export type GroupEdit = z.input<typeof GroupEdit>;
 
 export async function addStatusGroup(
   deps: ServiceDeps,
@@ -225,6 +241,7 @@ export async function addStatusGroup(
   return created;
 }
 
+/** Edit a group in place; a move swaps it with its neighbour atomically (see moveStatusGroup). */
 export async function editStatusGroup(
   deps: ServiceDeps,
   ctx: ServiceContext,
@@ -232,10 +249,12 @@ export async function editStatusGroup(
 ): Promise<void> {
   requireRole(ctx, "admin");
   requireUuid(input.groupId, "Group");
-  const fields = GroupInput.parse(input.fields);
-  if (
-    !(await updateStatusGroup(deps.prisma, { organizationId: ctx.organizationId, groupId: input.groupId, ...fields }))
-  ) {
+  const { name, move } = parseFields(GroupEdit, input.fields);
+  const scope = { organizationId: ctx.organizationId, groupId: input.groupId };
+  if (name !== undefined && !(await renameStatusGroup(deps.prisma, { ...scope, name }))) {
+    throw new AppError("NOT_FOUND", "Group not found.");
+  }
+  if (move && !(await moveStatusGroup(deps.prisma, { ...scope, direction: move }))) {
     throw new AppError("NOT_FOUND", "Group not found.");
   }
   invalidateStatusSnapshots();

@@ -7,7 +7,9 @@ import {
   createIncident,
   createStatusPage,
   editIncident,
+  editMaintenance,
   editStatusComponent,
+  editStatusGroup,
   editStatusPage,
   postIncidentUpdate,
   removeIncident,
@@ -61,6 +63,12 @@ async function act(fn: () => Promise<FormState>): Promise<FormState> {
       throw error;
     }
   });
+}
+
+/** datetime-local inputs carry no zone: the forms label them UTC. */
+function maintenanceFields(v: Record<string, string | string[]>) {
+  const utc = (s: string) => (s && !/[zZ]|[+-]\d\d:\d\d$/.test(s) ? `${s}Z` : s);
+  return { ...v, startsAt: utc(str(v, "startsAt")), endsAt: utc(str(v, "endsAt")) };
 }
 
 async function context(v: Record<string, string | string[]>) {
@@ -141,6 +149,17 @@ export async function addGroupAction(_prev: FormState, formData: FormData): Prom
     await addStatusGroup(getStatusReadDeps(), ctx, { pageId, fields: v });
     refresh(ctx.organizationSlug, pageId);
     return { status: "ok", message: "Group added." };
+  });
+}
+
+/** Rename a group, or move it one place (a hidden `move` of "up" or "down"). */
+export async function editGroupAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  return act(async () => {
+    const ctx = await context(v);
+    await editStatusGroup(getStatusReadDeps(), ctx, { groupId: Id.parse(str(v, "groupId")), fields: v });
+    refresh(ctx.organizationSlug, str(v, "pageId"));
+    return { status: "ok", message: str(v, "move") ? "Moved." : "Renamed." };
   });
 }
 
@@ -236,14 +255,20 @@ export async function scheduleMaintenanceAction(_prev: FormState, formData: Form
   return act(async () => {
     const ctx = await context(v);
     const pageId = Id.parse(str(v, "pageId"));
-    // datetime-local inputs carry no zone: the form labels them UTC.
-    const utc = (s: string) => (s && !/[zZ]|[+-]\d\d:\d\d$/.test(s) ? `${s}Z` : s);
-    await scheduleMaintenance(getStatusReadDeps(), ctx, {
-      pageId,
-      fields: { ...v, startsAt: utc(str(v, "startsAt")), endsAt: utc(str(v, "endsAt")) },
-    });
+    await scheduleMaintenance(getStatusReadDeps(), ctx, { pageId, fields: maintenanceFields(v) });
     refresh(ctx.organizationSlug, pageId);
     return { status: "ok", message: "Maintenance scheduled." };
+  });
+}
+
+export async function editMaintenanceAction(_prev: FormState, formData: FormData): Promise<FormState> {
+  const v = values(formData);
+  return act(async () => {
+    const ctx = await context(v);
+    const windowId = Id.parse(str(v, "windowId"));
+    await editMaintenance(getStatusReadDeps(), ctx, { windowId, fields: maintenanceFields(v) });
+    refresh(ctx.organizationSlug, str(v, "pageId"));
+    return { status: "ok", message: "Maintenance saved." };
   });
 }
 

@@ -4,6 +4,7 @@ import { ActionForm } from "./action-form.js";
 import {
   cancelMaintenanceAction,
   createIncidentAction,
+  editMaintenanceAction,
   removeSubscriberAction,
   scheduleMaintenanceAction,
 } from "./actions.js";
@@ -12,16 +13,56 @@ import { formatDateTime, titleCase } from "./format.js";
 
 type Ids = { orgSlug: string; pageId: string };
 
-function ComponentChecks(props: { page: StatusPageTree; prefix: string }) {
+function ComponentChecks(props: { page: StatusPageTree; prefix: string; checked?: readonly string[] }) {
   return (
     <fieldset className="sp-checks">
       <legend className="small">Affected components</legend>
       {props.page.components.map((c) => (
         <label key={c.id} className="check small">
-          <input type="checkbox" name="componentIds" value={c.id} id={`${props.prefix}-${c.id}`} /> {c.displayName}
+          <input
+            type="checkbox"
+            name="componentIds"
+            value={c.id}
+            id={`${props.prefix}-${c.id}`}
+            defaultChecked={props.checked?.includes(c.id)}
+          />{" "}
+          {c.displayName}
         </label>
       ))}
     </fieldset>
+  );
+}
+
+/** A datetime-local value in UTC (the forms label their times UTC). */
+function utcInputValue(d: Date): string {
+  return d.toISOString().slice(0, 16);
+}
+
+/** Title, times, message and components of a maintenance window; empty for a new one. */
+function MaintenanceFields(props: { page: StatusPageTree; scope: string; window?: MaintenanceRow }) {
+  const m = props.window;
+  return (
+    <>
+      <StatusField scope={props.scope} name="title" label="Title" required maxLength={200} defaultValue={m?.title} />
+      <div className="sp-inline-form">
+        {(["startsAt", "endsAt"] as const).map((name) => (
+          <StatusField
+            key={name}
+            scope={props.scope}
+            name={name}
+            label={name === "startsAt" ? "Starts (UTC)" : "Ends (UTC)"}
+            type="datetime-local"
+            required
+            defaultValue={m ? utcInputValue(m[name]) : undefined}
+          />
+        ))}
+      </div>
+      <div className="field">
+        <label htmlFor={`f-${props.scope}-body`}>Details (Markdown)</label>
+        <textarea id={`f-${props.scope}-body`} name="body" maxLength={10000} rows={3} defaultValue={m?.body} />
+      </div>
+      <ComponentChecks page={props.page} prefix={props.scope} checked={m?.componentIds} />
+    </>
   );
 }
 
@@ -123,7 +164,7 @@ export function MaintenanceSection(props: {
       {props.windows.length === 0 ? <p className="muted">Nothing scheduled.</p> : null}
       <ul>
         {props.windows.map((m) => (
-          <li key={m.id} className="sp-inline-form">
+          <li key={m.id} className="sp-inline-form" data-testid="admin-maintenance">
             <span>
               <strong>{m.title}</strong>{" "}
               <span className="small muted">
@@ -132,13 +173,25 @@ export function MaintenanceSection(props: {
               </span>
             </span>
             {props.canEdit ? (
-              <ActionForm
-                action={cancelMaintenanceAction}
-                hidden={{ ...props.ids, windowId: m.id }}
-                submit="Cancel"
-                danger
-                className="sp-inline-form"
-              />
+              <>
+                <details>
+                  <summary>Edit</summary>
+                  <ActionForm
+                    action={editMaintenanceAction}
+                    hidden={{ ...props.ids, windowId: m.id }}
+                    submit="Save maintenance"
+                  >
+                    <MaintenanceFields page={props.page} scope={`mw-${m.id}`} window={m} />
+                  </ActionForm>
+                </details>
+                <ActionForm
+                  action={cancelMaintenanceAction}
+                  hidden={{ ...props.ids, windowId: m.id }}
+                  submit="Cancel"
+                  danger
+                  className="sp-inline-form"
+                />
+              </>
             ) : null}
           </li>
         ))}
@@ -152,16 +205,7 @@ export function MaintenanceSection(props: {
             submit="Schedule"
             testId="schedule-maintenance"
           >
-            <StatusField scope="mw-new" name="title" label="Title" required maxLength={200} />
-            <div className="sp-inline-form">
-              <StatusField scope="mw-new" name="startsAt" label="Starts (UTC)" type="datetime-local" required />
-              <StatusField scope="mw-new" name="endsAt" label="Ends (UTC)" type="datetime-local" required />
-            </div>
-            <div className="field">
-              <label htmlFor="f-mw-body">Details (Markdown)</label>
-              <textarea id="f-mw-body" name="body" maxLength={10000} rows={3} />
-            </div>
-            <ComponentChecks page={props.page} prefix="mw" />
+            <MaintenanceFields page={props.page} scope="mw-new" />
           </ActionForm>
         </details>
       ) : null}

@@ -8,6 +8,7 @@ import {
   deleteComponentAction,
   deleteGroupAction,
   editComponentAction,
+  editGroupAction,
   editStatusPageAction,
   setDomainAction,
   verifyDomainAction,
@@ -98,23 +99,46 @@ export function DomainSection(props: { page: Page; ids: Ids; canEdit: boolean })
 }
 
 export function GroupsSection(props: { page: Page; ids: Ids; canEdit: boolean }) {
+  const groups = props.page.groups;
   return (
     <>
-      {props.page.groups.length === 0 ? <p className="muted">No groups: components show in one list.</p> : null}
+      {groups.length === 0 ? <p className="muted">No groups: components show in one list.</p> : null}
       <ul>
-        {props.page.groups.map((g) => (
-          <li key={g.id} className="sp-inline-form">
+        {groups.map((g, i) => (
+          <li key={g.id} className="sp-inline-form" data-testid="admin-group">
             <span>
               {g.name} <span className="muted small">(order {g.position})</span>
             </span>
             {props.canEdit ? (
-              <ActionForm
-                action={deleteGroupAction}
-                hidden={{ ...props.ids, groupId: g.id }}
-                submit="Remove"
-                danger
-                className="sp-inline-form"
-              />
+              <>
+                {i > 0 ? <MoveGroupForm ids={props.ids} groupId={g.id} move="up" /> : null}
+                {i < groups.length - 1 ? <MoveGroupForm ids={props.ids} groupId={g.id} move="down" /> : null}
+                <details>
+                  <summary>Rename</summary>
+                  <ActionForm
+                    action={editGroupAction}
+                    hidden={{ ...props.ids, groupId: g.id }}
+                    submit="Save name"
+                    className="sp-inline-form"
+                  >
+                    <StatusField
+                      scope={`g-${g.id}`}
+                      name="name"
+                      label="New name"
+                      required
+                      maxLength={80}
+                      defaultValue={g.name}
+                    />
+                  </ActionForm>
+                </details>
+                <ActionForm
+                  action={deleteGroupAction}
+                  hidden={{ ...props.ids, groupId: g.id }}
+                  submit="Remove"
+                  danger
+                  className="sp-inline-form"
+                />
+              </>
             ) : null}
           </li>
         ))}
@@ -128,11 +152,22 @@ export function GroupsSection(props: { page: Page; ids: Ids; canEdit: boolean })
             required
             maxLength={80}
             placeholder="Witness nodes"
+            hint="New groups go last; move them up or down after."
           />
-          <StatusField scope="group-new" name="position" label="Order" type="number" defaultValue="0" />
         </ActionForm>
       ) : null}
     </>
+  );
+}
+
+function MoveGroupForm(props: { ids: Ids; groupId: string; move: "up" | "down" }) {
+  return (
+    <ActionForm
+      action={editGroupAction}
+      hidden={{ ...props.ids, groupId: props.groupId, move: props.move }}
+      submit={props.move === "up" ? "Move up" : "Move down"}
+      className="sp-inline-form"
+    />
   );
 }
 

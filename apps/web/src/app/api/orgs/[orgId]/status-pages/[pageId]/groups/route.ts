@@ -1,0 +1,13 @@
+import { addStatusGroup } from "@rpcpulse/services";
+import { z } from "zod";
+import { getStatusReadDeps } from "../../../../../../../features/status/status-deps.js";
+import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../../../server/http.js";
+
+export const dynamic = "force-dynamic";
+
+/** POST /api/orgs/:orgId/status-pages/:pageId/groups {name,position?} (admin); without a position it goes last. */
+export const POST = withRoute<{ orgId: string; pageId: string }>(async (request, params) => {
+  const { ctx } = await requireApiOrgContext(request, params.orgId);
+  const fields = await readJsonBody(request, z.record(z.string(), z.unknown()));
+  return { status: 201, body: await addStatusGroup(getStatusReadDeps(), ctx, { pageId: params.pageId, fields }) };
+});
