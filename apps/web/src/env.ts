@@ -25,6 +25,16 @@ export const webEnvShape = {
     .url()
     .refine((v) => v.startsWith("http://") || v.startsWith("https://"), "must be an http(s) URL")
     .default("http://localhost:3003/v1/ingest"),
+  /**
+   * Public status pages are rendered once and served from memory to every visitor (with a fresh CSP
+   * nonce each) for this long, then refreshed in the background; 0 renders every request.
+   */
+  STATUS_PAGE_CACHE_FRESH_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+  /** Origin this server answers on from inside, for the status-page cache's renders (default http://127.0.0.1:$PORT). */
+  WEB_INTERNAL_URL: z
+    .url()
+    .refine((v) => v.startsWith("http://") || v.startsWith("https://"), "must be an http(s) URL")
+    .optional(),
   /** Comma-separated reverse proxy IPs/CIDRs whose X-Forwarded-For hops are trusted (rate limiting). */
   TRUSTED_PROXIES: z
     .string()
@@ -67,6 +77,16 @@ export function getEnv(): WebEnv {
   }
   cached = { ...parsed, BETTER_AUTH_SECRET: secret, authSecretDerived: derived };
   return cached;
+}
+
+/**
+ * Where this server can be reached from inside: WEB_INTERNAL_URL, else loopback on the port Next
+ * listens on (Next sets PORT when it starts listening, which may follow the first getEnv()).
+ */
+export function getInternalOrigin(): string {
+  const env = getEnv();
+  if (env.WEB_INTERNAL_URL) return env.WEB_INTERNAL_URL.replace(/\/$/, "");
+  return `http://127.0.0.1:${process.env.PORT ?? env.PORT}`;
 }
 
 /** Which Next.js runtime evaluates this module ("nodejs" or "edge"). */

@@ -26,6 +26,19 @@ export async function cachedSnapshot<T>(key: string, load: () => Promise<T>, now
   return value;
 }
 
+/**
+ * Bumped by every invalidation. Kept on globalThis so that every bundle of this module in the
+ * process (Next compiles proxy.ts apart from the routes) sees one counter: the web app's page
+ * response cache (apps/web/src/features/status/page-response-cache.ts) drops pages rendered before it.
+ */
+const GENERATION = Symbol.for("rpcpulse.statusSnapshotGeneration");
+type GenerationHolder = { [GENERATION]?: number };
+
+export function statusSnapshotGeneration(): number {
+  return (globalThis as GenerationHolder)[GENERATION] ?? 0;
+}
+
 export function invalidateStatusSnapshots(): void {
   entries.clear();
+  (globalThis as GenerationHolder)[GENERATION] = statusSnapshotGeneration() + 1;
 }
