@@ -229,7 +229,7 @@ test.describe("status pages and alerting", () => {
       .toContain("Active incidents");
     await expect(statusPage.getByRole("heading", { name: "Active incidents" })).toBeVisible();
     await expect(statusPage.locator("body")).toContainText(/hive-stall: head block .* old/);
-    await expect(statusPage.getByRole("img", { name: /daily uptime, last 90 days/ }).first()).toBeVisible();
+    await expect(statusPage.getByRole("group", { name: /uptime over the last 90 days/ }).first()).toBeVisible();
     await statusPage.screenshot({ path: test.info().outputPath("status-incident.png"), fullPage: true });
 
     // 8. It recovers: resolved notification, the incident moves to the past.

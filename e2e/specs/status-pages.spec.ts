@@ -106,7 +106,13 @@ test.describe("status pages", () => {
     // The public page, without a session.
     const publicContext = await browser.newContext();
     const pub = await publicContext.newPage();
-    await pub.goto(`/status/${slug}`);
+    const consoleErrors: string[] = [];
+    pub.on("console", (m) => {
+      if (m.type() === "error") consoleErrors.push(m.text());
+    });
+    // Served from the page response cache (rendered once, the visitor's CSP nonce put in).
+    const first = await pub.goto(`/status/${slug}`);
+    expect(first?.headers()["x-status-page-cache"]).toMatch(/^(hit|miss|stale)$/);
     await expect(pub.getByRole("heading", { level: 1, name: `Hive witnesses ${sfx}` })).toBeVisible();
     const component = pub.locator("[data-component]");
     await expect(component).toHaveCount(1);
@@ -116,14 +122,28 @@ test.describe("status pages", () => {
       await pub.reload();
       await expect(pub.locator("[data-component] .sp-pill")).toHaveText("Operational", { timeout: 1_000 });
     }).toPass({ timeout: 90_000, intervals: [3_000] });
-    const bars = component.locator("svg.sp-bars rect");
-    await expect(bars).toHaveCount(90);
-    const today = bars.last();
-    await expect(today).toHaveClass(/\binc\b/);
+    // 90 daily bars (one stroke each), today's marked with the incident; the day tooltip is the
+    // page's one client component, for the pointer and for the keyboard.
+    const bars = component.locator(".sp-bars-box");
+    expect(((await bars.getAttribute("data-u")) ?? "").split(",")).toHaveLength(90);
+    await expect(bars.locator("path.inc")).toHaveCount(1);
+    const box = (await bars.boundingBox())!;
+    await pub.mouse.move(box.x + box.width - 2, box.y + box.height / 2);
+    const tip = pub.getByRole("tooltip");
+    await expect(tip).toBeVisible();
     // Today's minutes count once the worker has rolled them up: a percentage, or "no data" just before.
-    await expect(today.locator("title")).toContainText(new Date().toISOString().slice(0, 10));
-    await expect(today.locator("title")).toContainText(/uptime|no data/);
-    await expect(today.locator("title")).toContainText(`incident: Slow responses ${sfx}`);
+    await expect(tip).toContainText(new Date().toISOString().slice(0, 10));
+    await expect(tip).toContainText(/uptime|no data/);
+    await expect(tip).toContainText(`incident: Slow responses ${sfx}`);
+    await pub.mouse.move(0, 0);
+    await bars.focus();
+    await pub.keyboard.press("ArrowLeft");
+    const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
+    await expect(tip).toContainText(yesterday);
+    await expect(tip).not.toContainText("incident:");
+    await pub.keyboard.press("Escape");
+    await expect(tip).toBeHidden();
+    expect(consoleErrors, "no CSP violations or hydration errors").toEqual([]);
     await expect(pub.getByRole("heading", { name: "Active incidents" })).toBeVisible();
     await expect(pub.getByRole("status").first()).toHaveText("Degraded performance");
     await expect(pub.locator(".sp-md strong")).toHaveText("high latency");

@@ -1,11 +1,6 @@
 import { STATE_LABEL, type ComponentState } from "@rpcpulse/services";
 
-export function formatUptime(value: number | null): string {
-  if (value === null) return "no data";
-  const pct = value * 100;
-  if (pct >= 99.995) return "100%";
-  return `${pct.toFixed(pct >= 99 ? 2 : 1)}%`;
-}
+export { formatUptime } from "./uptime-day-code.js";
 
 export function stateLabel(state: ComponentState): string {
   return STATE_LABEL[state];

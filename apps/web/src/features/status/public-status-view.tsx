@@ -2,7 +2,9 @@ import type { PublicComponent, PublicStatusPage } from "@rpcpulse/services";
 import { LineChart } from "../directory/line-chart.js";
 import { formatDateTime, formatUptime, OVERALL_TEXT, stateLabel } from "./format.js";
 import { IncidentList, MaintenanceList } from "./incident-list.js";
-import { Sparkline, UptimeBars } from "./uptime-bars.js";
+import { SUBSCRIPTION_NOTICE, subscriptionNoticeKey } from "./subscription-notice.js";
+import { indexDayIncidents, Sparkline, UptimeBars } from "./uptime-bars.js";
+import { UptimeTooltip } from "./uptime-tooltip.js";
 
 function meanAt(
   components: PublicComponent[],
@@ -18,15 +20,6 @@ function maxAt(components: PublicComponent[], i: number): number | null {
   return values.length === 0 ? null : Math.max(...values);
 }
 
-const SUBSCRIPTION_NOTICE: Record<string, string> = {
-  pending: "Check your inbox (or your webhook) for the confirmation link.",
-  already: "That webhook is already subscribed.",
-  confirmed: "Subscription confirmed. You will hear about incidents.",
-  expired: "That confirmation link is not valid (any more).",
-  limited: "Too many subscription requests; try again later.",
-  invalid: "Please enter a valid email address or https:// webhook URL.",
-};
-
 export function PublicStatusView(props: {
   snapshot: PublicStatusPage;
   basePath: string;
@@ -38,8 +31,10 @@ export function PublicStatusView(props: {
   const endpoints = snapshot.components.filter((c) => c.kind === "endpoint");
   const nodes = snapshot.components.filter((c) => c.kind === "node");
   const upcoming = snapshot.maintenance;
-  const notice = props.subscription ? SUBSCRIPTION_NOTICE[props.subscription] : undefined;
+  const noticeKey = subscriptionNoticeKey(props.subscription);
+  const notice = noticeKey ? SUBSCRIPTION_NOTICE[noticeKey] : undefined;
   const base = basePath || "";
+  const dayIncidents = indexDayIncidents(snapshot.components);
   return (
     <div className={`sp theme-${snapshot.page.theme}`}>
       <header className="sp-head">
@@ -83,7 +78,7 @@ export function PublicStatusView(props: {
                   <span className={`sp-pill st-${c.state}`}>{stateLabel(c.state)}</span>
                 </div>
                 {c.description ? <p className="small muted">{c.description}</p> : null}
-                <UptimeBars component={c} />
+                <UptimeBars component={c} incidentIndex={dayIncidents.index} />
                 <div className="sp-bars-legend small muted">
                   <span>90 days ago</span>
                   <span>{formatUptime(c.uptime90)} uptime</span>
@@ -171,6 +166,7 @@ export function PublicStatusView(props: {
         </p>
         <p className="small muted">Updated {formatDateTime(snapshot.generatedAt)} · refreshed every 30 seconds.</p>
       </section>
+      <UptimeTooltip incidentTitles={dayIncidents.titles} />
     </div>
   );
 }
