@@ -1,9 +1,12 @@
-// Demo only: real loopback load that makes one node look flooded by a single client IP.
-// Holds --connections keep-alive connections from --from (a loopback address) to --port, each
-// sending a JSON-RPC request every --every ms, and reopens what the server closes. Loopback only,
-// bounded in connections and time (--minutes), stops on SIGINT/SIGTERM.
+// Demo only: real local load that makes one node look flooded by a single client IP.
+// Holds --connections keep-alive connections from --from to 127.0.0.1:--port, each sending a
+// JSON-RPC request every --every ms, and reopens what the server closes. The target is always
+// 127.0.0.1, so nothing leaves the host; --from is a loopback address (the advisor reads it as a
+// local proxy and proposes no per-IP limits) or one of this host's own IPv4 addresses (a client to
+// the advisor). Bounded in connections and time (--minutes), stops on SIGINT/SIGTERM.
 //   tsx scripts/demo-flood.ts --port 18091 --from 127.0.0.77 --connections 150
 import net from "node:net";
+import { networkInterfaces } from "node:os";
 import { parseArgs } from "node:util";
 
 const { values } = parseArgs({
@@ -26,7 +29,11 @@ const connections = Number(values.connections);
 const every = Number(values.every);
 const minutes = Number(values.minutes);
 if (!Number.isInteger(port) || port < 1 || port > 65_535) fail("--port must be a TCP port");
-if (!/^127\.\d+\.\d+\.\d+$/.test(values.from)) fail("--from must be a loopback address (127.x.y.z)");
+const ownIpv4 = Object.values(networkInterfaces())
+  .flat()
+  .some((a) => a?.family === "IPv4" && a.address === values.from);
+if (!/^127\.\d+\.\d+\.\d+$/.test(values.from) && !ownIpv4)
+  fail("--from must be a loopback address (127.x.y.z) or an IPv4 address of this host");
 if (!Number.isInteger(connections) || connections < 1 || connections > 2000) fail("--connections must be 1-2000");
 if (!Number.isFinite(every) || every < 100) fail("--every must be at least 100 (ms)");
 if (!Number.isFinite(minutes) || minutes <= 0 || minutes > 24 * 60) fail("--minutes must be in (0, 1440]");

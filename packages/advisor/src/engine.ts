@@ -8,6 +8,8 @@ export interface RuleContext {
   t: Thresholds;
   client: ClientInfo;
   window: { from: string; to: string };
+  /** The app's verification window override (minutes), or null: each rule's own minimum. */
+  verifyWindowMinutes: number | null;
 }
 
 export interface Rule {
@@ -21,6 +23,8 @@ export function buildContext(input: AdvisorInput): RuleContext {
     t: resolveThresholds(input.thresholds),
     client: parseClient(input.node),
     window: { from: input.window.from.toISOString(), to: input.window.to.toISOString() },
+    verifyWindowMinutes:
+      typeof input.verifyWindowMinutes === "number" && input.verifyWindowMinutes > 0 ? input.verifyWindowMinutes : null,
   };
 }
 

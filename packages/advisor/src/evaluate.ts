@@ -7,6 +7,7 @@ import { KERNEL_STALE_RULES } from "./rules/kernel-stale.js";
 import { LIMIT_RULES } from "./rules/limits.js";
 import { SIDECAR_RULES } from "./rules/sidecar.js";
 import { SOCKET_RULES } from "./rules/sockets.js";
+import { STALL_RULES } from "./rules/stalled-head.js";
 import { TIME_WAIT_RULES } from "./rules/time-wait.js";
 import type { AdvisorInput, RuleDescriptor, SuggestionDraft } from "./types.js";
 
@@ -18,6 +19,7 @@ const ALL_RULES: readonly Rule[] = [
   ...LIMIT_RULES,
   ...FLOOD_RULES,
   ...SYNC_RULES,
+  ...STALL_RULES,
   ...HIVE_RULES,
   ...CLIENT_RULES,
   ...SIDECAR_RULES,

@@ -107,6 +107,22 @@ export const SRC = {
     title: "polkadot-sdk: RPC defaults (RPC_DEFAULT_MAX_CONNECTIONS = 100)",
     url: "https://github.com/paritytech/polkadot-sdk/blob/master/substrate/client/cli/src/config.rs",
   },
+  ethJsonRpc: {
+    title: "Ethereum JSON-RPC API (eth_syncing, net_peerCount, eth_getBlockByNumber)",
+    url: "https://ethereum.org/en/developers/docs/apis/json-rpc/",
+  },
+  hiveProtocolConfig: {
+    title: "hived: HIVE_BLOCK_INTERVAL 3 s; dynamic global properties (head_block_number, time)",
+    url: "https://gitlab.syncad.com/hive/hive/-/blob/master/libraries/protocol/include/hive/protocol/config.hpp",
+  },
+  hiveExchangeGuide: {
+    title: "hived exchange quickstart (fast local SSD/NVMe; EBS not performant enough)",
+    url: "https://gitlab.syncad.com/hive/hive/-/blob/master/doc/exchangequickstart.md",
+  },
+  substrateSystemRpc: {
+    title: "polkadot-sdk: system_health (peers, isSyncing, shouldHavePeers), system_syncState",
+    url: "https://github.com/paritytech/polkadot-sdk/blob/master/substrate/client/rpc-api/src/system/mod.rs",
+  },
   subway: { title: "Subway: Substrate JSON-RPC gateway", url: "https://github.com/AcalaNetwork/subway" },
   sidecarOpenapi: {
     title: "substrate-api-sidecar OpenAPI (noFees, finalized)",

@@ -203,6 +203,9 @@ export interface Thresholds {
   /** Lag in blocks / peers below which "lagging with few peers" fires. */
   lagBlocks: number;
   fewPeers: number;
+  /** Stalled head: head unchanged for max(stalledHeadMinMs, stalledHeadBlocks × block interval). */
+  stalledHeadBlocks: number;
+  stalledHeadMinMs: number;
   /** tmpfs free share below which the hived state rule fires; MemAvailable share likewise. */
   shmFreeRatio: number;
   memAvailableRatio: number;
@@ -288,6 +291,12 @@ export interface AdvisorInput {
   };
   settings: AdvisorSettings | null;
   thresholds?: Partial<Thresholds>;
+  /**
+   * The app's before/after verification window when it overrides every rule's own minimum
+   * (ADVISOR_VERIFY_WINDOW_MINUTES); drafts then state and use this window. null/undefined = each
+   * rule's minimumWindowMinutes.
+   */
+  verifyWindowMinutes?: number | null;
 }
 
 export type Verdict = "helped" | "no-effect" | "hurt" | "insufficient-data";

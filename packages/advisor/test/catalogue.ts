@@ -1,5 +1,5 @@
 import type { AdvisorInput } from "../src/index.js";
-import { GIB, build, faulty } from "./fixtures.js";
+import { GIB, build, defaultIps, faulty } from "./fixtures.js";
 
 /** Varied faulty inputs, each expected to raise `ruleId` (and used to harvest every snippet). */
 export interface Case {
@@ -8,31 +8,31 @@ export interface Case {
   input: AdvisorInput;
 }
 
-const geth = {
+export const geth = {
   family: "ethereum" as const,
   clientVersion: "Geth/v1.16.7-stable-b9f3a3d9/linux-amd64/go1.24.10",
   blockIntervalMs: 12000,
 };
-const nethermind = {
+export const nethermind = {
   family: "ethereum" as const,
   clientVersion: "Nethermind/v1.33.1+7a1b2c3d/linux-x64/dotnet9.0.9",
   blockIntervalMs: 12000,
 };
-const hived = {
+export const hived = {
   family: "hive" as const,
   chain: "hive",
   clientVersion: "1.27.11",
   blockIntervalMs: 3000,
   rpcPort: 8091,
 };
-const steemd = {
+export const steemd = {
   family: "hive" as const,
   chain: "steem",
   clientVersion: "0.23.1",
   blockIntervalMs: 3000,
   rpcPort: 8091,
 };
-const substrate = {
+export const substrate = {
   family: "substrate" as const,
   clientVersion: "1.16.0-87971b3e927",
   blockIntervalMs: 6000,
@@ -206,4 +206,16 @@ export const CASES: Case[] = [
     input: build({ sample: (i) => ({ twOverflows: i > 20 ? 30 : 0 }), settings: { tcpMaxTwBuckets: 131072 } }),
   },
   { name: "steemd lag", ruleId: "lagging-few-peers", input: faulty.lagging(steemd, 30, 1) },
+  { name: "stalled hived", ruleId: "stalled-head", input: faulty.stalled(hived, 10) },
+  { name: "stalled geth, syncing", ruleId: "stalled-head", input: faulty.stalled(geth, 19, { syncing: true }) },
+  { name: "stalled nethermind, 3 peers", ruleId: "stalled-head", input: faulty.stalled(nethermind, 25, { peers: 3 }) },
+  { name: "stalled substrate, 0 peers", ruleId: "stalled-head", input: faulty.stalled(substrate, 12, { peers: 0 }) },
+  {
+    name: "local proxy on ::1",
+    ruleId: "connection-flood",
+    input: build({
+      node: { publicPorts: [8545] },
+      remoteIps: (i) => [...defaultIps(i), { ip: "::1", connections: 200 }],
+    }),
+  },
 ];

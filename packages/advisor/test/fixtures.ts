@@ -157,6 +157,27 @@ export const faulty = {
   lagging(node: Partial<AdvisorNode>, lag: number, peers: number, config?: Record<string, string>): AdvisorInput {
     return build({ node, sample: () => ({ lagBlocks: lag, peers }), settings: config ? { clientConfig: config } : {} });
   },
+  /**
+   * The head advances one block per sample, then stays on one block for the last `stalledSamples`
+   * samples (10 s apart) while its age grows with the clock.
+   */
+  stalled(
+    node: Partial<AdvisorNode>,
+    stalledSamples: number,
+    extra: Partial<AdvisorSample> = {},
+    n = 30,
+  ): AdvisorInput {
+    const stallAt = n - stalledSamples;
+    return build({
+      node,
+      n,
+      sample: (i) => ({
+        headBlock: 1000 + Math.min(i, stallAt),
+        headAgeMs: 1500 + Math.max(0, i - stallAt) * STEP_S * 1000,
+        ...extra,
+      }),
+    });
+  },
   hivedState(opts: {
     sharedFileSize: string;
     dir: string;

@@ -77,12 +77,17 @@ const key = (s: ScenarioName, fault: boolean) => `${s}:${fault}`;
 
 describe("advisor scenarios: real traffic → real agent → advisor", { timeout: 600_000 }, () => {
   before(async () => {
-    const specs: ScenarioSpec[] = (
-      ["flood", "churn", "close-wait", "lagging", "lagging-hive", "listen-overflow"] as const
-    ).flatMap((scenario) => [
-      { scenario, fault: true, samples: SAMPLES },
-      { scenario, fault: false, samples: SAMPLES },
-    ]);
+    const specs: ScenarioSpec[] = [
+      ...(["flood", "churn", "close-wait", "lagging", "lagging-hive", "listen-overflow"] as const).flatMap(
+        (scenario) => [
+          { scenario, fault: true, samples: SAMPLES },
+          { scenario, fault: false, samples: SAMPLES },
+        ],
+      ),
+      // Twins: the flood twin (same 20 clients, no loopback source) and the in-sync lagging-hive twin.
+      { scenario: "flood-local", fault: true, samples: SAMPLES },
+      { scenario: "stalled-hive", fault: true, samples: SAMPLES },
+    ];
     // Two at a time (each in its own network namespace; this machine has 2 cores).
     for (let i = 0; i < specs.length; i += 2) {
       const batch = specs.slice(i, i + 2);
@@ -93,7 +98,8 @@ describe("advisor scenarios: real traffic → real agent → advisor", { timeout
           spec.scenario === "close-wait" || spec.scenario === "listen-overflow"
             ? [run.ports.node, run.ports.app]
             : [run.ports.node];
-        const input = toInput(run, ports, spec.scenario === "lagging-hive" ? "hive" : "ethereum");
+        const hive = spec.scenario === "lagging-hive" || spec.scenario === "stalled-hive";
+        const input = toInput(run, ports, hive ? "hive" : "ethereum");
         results.set(key(spec.scenario, spec.fault), { input, drafts: evaluateNode(input) });
       });
     }
@@ -106,12 +112,12 @@ describe("advisor scenarios: real traffic → real agent → advisor", { timeout
     for (const [k, r] of results) assert.equal(r.input.window.samples.length, SAMPLES, k);
   });
 
-  it("(a) a flood of 300 connections from 127.0.0.77 → per-IP limits derived from the other clients", () => {
+  it("(a) a flood of 300 connections from 198.18.0.77 → per-IP limits derived from the other clients", () => {
     const { drafts } = get("flood", true);
     assert.deepEqual(ruleIds(drafts), ["connection-flood"]);
     const d = drafts[0]!;
     assert.equal(d.kind, "change");
-    assert.match(d.title, /^127\.0\.0\.77 held 300 connections to port 45201/);
+    assert.match(d.title, /^198\.18\.0\.77 held 300 connections to port 45201/);
     assert.equal(d.evidence[0]!.observed, 300);
     assert.equal(d.evidence[0]!.series?.length, SAMPLES);
     assert.equal(d.evidence[1]!.observed, 3, "p99 of the 20 ordinary clients (1-3 connections each)");
@@ -127,6 +133,17 @@ describe("advisor scenarios: real traffic → real agent → advisor", { timeout
       ),
     );
     assert.deepEqual(get("flood", false).drafts, [], "twin: the same 20 clients without the flood");
+  });
+
+  it("(a2) the same 300 connections from loopback 127.0.0.77 (a local proxy) → explanation, no limits", () => {
+    const { drafts } = get("flood-local", true);
+    assert.deepEqual(ruleIds(drafts), ["connection-flood"]);
+    const d = drafts[0]!;
+    assert.equal(d.kind, "explanation");
+    assert.match(d.title, /^127\.0\.0\.77 \(loopback\) held 300 connections to port 45201: a local process/);
+    assert.equal(d.evidence[0]!.observed, 300);
+    assert.ok(d.snippets.every((s) => s.kind === "shell"));
+    assert.doesNotMatch(d.snippets.map((s) => s.content).join("\n"), /limit_conn|connlimit/);
   });
 
   it("(b) outbound churn to the node's RPC port → upstream keepalive, not tw_reuse", () => {
@@ -180,6 +197,30 @@ describe("advisor scenarios: real traffic → real agent → advisor", { timeout
     assert.match(d.title, /^(29|30|31) blocks behind with an unknown number of peers$/);
     assert.ok(d.snippets.some((s) => s.kind === "hived-config" && s.content.includes("p2p-endpoint = 0.0.0.0:2001")));
     assert.deepEqual(get("lagging-hive", false).drafts, [], "twin: in sync");
+  });
+
+  it("(d3) a hived node whose head freezes → stalled-head from the real agent's head number and age", () => {
+    // 5 samples 1 s apart: a threshold of 3.5 s (above one 3 s block) stands in for the default 60 s.
+    const thresholds = { stalledHeadMinMs: 3_500, stalledHeadBlocks: 1 };
+    const stalled = evaluateNode({ ...get("stalled-hive", true).input, thresholds });
+    // The head froze when simnet started; by the first sample it is usually > 10 blocks behind too,
+    // so lagging-few-peers may speak as well (hived reports no peers).
+    const ids = ruleIds(stalled);
+    assert.ok(
+      ids.includes("stalled-head") && ids.every((id) => id === "stalled-head" || id === "lagging-few-peers"),
+      ids.join(),
+    );
+    const d = stalled.find((x) => x.ruleId === "stalled-head")!;
+    assert.equal(d.kind, "explanation");
+    const heads = get("stalled-hive", true).input.window.samples.map((s) => s.headBlock);
+    assert.equal(new Set(heads).size, 1, heads.join(","));
+    assert.ok(d.evidence[0]!.metric === "head_age_ms" && d.evidence[0]!.observed >= 4, JSON.stringify(d.evidence[0]));
+    assert.ok(d.snippets.some((s) => s.content.includes("database_api.get_dynamic_global_properties")));
+    assert.deepEqual(
+      evaluateNode({ ...get("lagging-hive", false).input, thresholds }),
+      [],
+      "twin: in sync, a new block every 3 s",
+    );
   });
 
   it("(e) a slow acceptor with backlog 1 → listen-overflows sized from the kernel's ListenOverflows deltas", () => {

@@ -3,7 +3,16 @@ import { fmt, percentile, valuesOf, type Point } from "../metrics.js";
 import { gethFlags, hivedConfigSnippet, nethermindFlags, substrateFlags } from "../snippets/client.js";
 import { sources, type SourceKey } from "../sources.js";
 import type { Snippet } from "../types.js";
-import { configNumber, configValue, draft, enoughSamples, evidence, impactOf, series } from "./common.js";
+import {
+  configNumber,
+  configValue,
+  describeVerification,
+  draft,
+  enoughSamples,
+  evidence,
+  impactOf,
+  series,
+} from "./common.js";
 
 const NETHERMIND_DEFAULT_PEERS = 50;
 const GETH_DEFAULT_PEERS = 50;
@@ -228,12 +237,12 @@ const laggingFewPeers: Rule = {
             : []),
         ],
         expectedEffect: "Peers rise and the lag returns to 0–2 blocks.",
-        verification: {
+        verification: describeVerification(ctx, {
           metric: "lag_blocks",
           direction: "decrease",
           minimumWindowMinutes: 30,
-          how: "Compare lag 30 min before and after the restart (ignore the first minutes of catch-up).",
-        },
+          how: (w) => `Compare lag ${w} before and after the restart (ignore the first minutes of catch-up).`,
+        }),
         sources: sources(...src),
       }),
     ];

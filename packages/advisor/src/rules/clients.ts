@@ -3,7 +3,16 @@ import type { Rule } from "../engine.js";
 import { fmt, maxOf, percentile, valuesOf, type Point } from "../metrics.js";
 import { nethermindFlags, substrateFlags } from "../snippets/client.js";
 import { sources } from "../sources.js";
-import { configNumber, configValue, draft, enoughSamples, evidence, impactOf, series } from "./common.js";
+import {
+  configNumber,
+  configValue,
+  describeVerification,
+  draft,
+  enoughSamples,
+  evidence,
+  impactOf,
+  series,
+} from "./common.js";
 
 const GIB = 1024 ** 3;
 /**
@@ -63,12 +72,12 @@ const nethermindRemoved: Rule = {
           "The memory settings the current guide recommends are RAM tiers (Pruning.CacheMb, Db.StateDbWriteBufferSize), not Init.MemoryHint.",
         ],
         expectedEffect: "A config limited to supported options.",
-        verification: {
+        verification: describeVerification(ctx, {
           metric: "lag_blocks",
           direction: "decrease",
           minimumWindowMinutes: 0,
           how: "Nothing to measure: the options disappear from the reported config.",
-        },
+        }),
         sources: sources("nethermindPr254", "nethermindPerf"),
       }),
     ];
@@ -174,12 +183,12 @@ const nethermindMemory: Rule = {
           "Init.MemoryHint is no longer the recommended knob; Db.MaxBytesPerSec and Db.StateDbDisableCompression are unsupported.",
         ],
         expectedEffect: "Lower block processing time and RPC latency on state-heavy calls.",
-        verification: {
+        verification: describeVerification(ctx, {
           metric: "latency_p95_ms",
           direction: "decrease",
           minimumWindowMinutes: 120,
-          how: "Compare probe latency two hours before and after (after the caches warm up).",
-        },
+          how: (w) => `Compare probe latency ${w} before and after (after the caches warm up).`,
+        }),
         sources: sources("nethermindPerf", "nethermindConfig"),
       }),
     ];
@@ -249,12 +258,12 @@ const nethermindPeersAtCap: Rule = {
           'The old "20 peers after sync" tip is no longer in the guide: measure instead of copying a number.',
         ],
         expectedEffect: "Lag back to 0–1 blocks.",
-        verification: {
+        verification: describeVerification(ctx, {
           metric: "lag_blocks",
           direction: "decrease",
           minimumWindowMinutes: 60,
-          how: "Compare lag an hour before and after.",
-        },
+          how: (w) => `Compare lag ${w} before and after.`,
+        }),
         sources: sources("nethermindPerf", "nethermindPr254"),
       }),
     ];
@@ -325,12 +334,12 @@ const substrateRpcCap: Rule = {
           "A public endpoint should also set --rpc-rate-limit or sit behind a proxy with per-IP limits.",
         ],
         expectedEffect: "No refused connections at today's peak; peak concurrency may exceed the old cap.",
-        verification: {
+        verification: describeVerification(ctx, {
           metric: "rpc_connections",
           direction: "increase",
           minimumWindowMinutes: 60,
           how: "After raising the cap, peak concurrent connections can exceed the old cap instead of plateauing at it.",
-        },
+        }),
         sources: sources("substrateRpcConfig", "subway"),
       }),
     ];

@@ -1,6 +1,6 @@
 import type { RuleContext } from "../engine.js";
 import { chartSeries, metricSeries, type Point } from "../metrics.js";
-import type { Evidence, Severity, SuggestionDraft, TargetMetric } from "../types.js";
+import type { Evidence, Severity, SuggestionDraft, SuggestionVerification, TargetMetric } from "../types.js";
 
 const SEVERITY_BASE: Record<Severity, number> = { critical: 80, high: 60, medium: 40, low: 20, info: 5 };
 
@@ -41,8 +41,10 @@ export function enoughSamples(ctx: RuleContext, points: readonly Point[]): boole
   return points.length >= ctx.t.minSamples;
 }
 
+/** 127.0.0.0/8, ::1 and their IPv4-mapped forms: a process on this host, never a remote client. */
 export function isLoopback(ip: string): boolean {
-  return ip.startsWith("127.") || ip === "::1" || ip.startsWith("::ffff:127.");
+  const v = ip.toLowerCase();
+  return v.startsWith("127.") || v === "::1" || v === "0:0:0:0:0:0:0:1" || v.startsWith("::ffff:127.");
 }
 
 /** Fills defaults every draft shares. */
@@ -51,6 +53,32 @@ export function draft(
     Partial<Pick<SuggestionDraft, "caveats" | "snippets" | "arithmetic">>,
 ): SuggestionDraft {
   return { caveats: [], snippets: [], arithmetic: [], ...d };
+}
+
+/** "15 min", "an hour", "two hours", "3 hours" for a verification text. */
+export function windowText(minutes: number): string {
+  if (minutes === 60) return "an hour";
+  if (minutes === 120) return "two hours";
+  return minutes % 60 === 0 ? `${minutes / 60} hours` : `${minutes} min`;
+}
+
+/**
+ * A draft's verification with the window in effect: the app's override (ctx.verifyWindowMinutes)
+ * when it sets one, else the rule's own minimum; `how` may phrase that window (windowText). A
+ * minimum of 0 means nothing to measure and stays 0.
+ */
+export function describeVerification(
+  ctx: RuleContext,
+  v: Omit<SuggestionVerification, "how"> & { how: string | ((window: string) => string) },
+): SuggestionVerification {
+  const minutes =
+    v.minimumWindowMinutes > 0 && ctx.verifyWindowMinutes !== null ? ctx.verifyWindowMinutes : v.minimumWindowMinutes;
+  return {
+    metric: v.metric,
+    direction: v.direction,
+    minimumWindowMinutes: minutes,
+    how: typeof v.how === "string" ? v.how : v.how(windowText(minutes)),
+  };
 }
 
 export function minutes(ctx: RuleContext): number {

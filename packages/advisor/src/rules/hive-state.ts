@@ -3,7 +3,7 @@ import { fmt, maxOf, pct, valuesOf } from "../metrics.js";
 import { hivedConfigSnippet } from "../snippets/client.js";
 import { sources } from "../sources.js";
 import type { Evidence, Snippet } from "../types.js";
-import { configValue, draft, evidence, impactOf, series } from "./common.js";
+import { configValue, describeVerification, draft, evidence, impactOf, series } from "./common.js";
 
 const GIB = 1024 ** 3;
 
@@ -175,12 +175,12 @@ const stateMemory: Rule = {
           "Network storage (e.g. AWS EBS) is too slow for the state; use local NVMe.",
         ],
         expectedEffect: "Free room on /dev/shm (or no tmpfs use at all) and MemAvailable above 10 %.",
-        verification: {
+        verification: describeVerification(ctx, {
           metric: "mem_available_ratio",
           direction: "increase",
           minimumWindowMinutes: 60,
-          how: "Compare MemAvailable / MemTotal an hour before and after.",
-        },
+          how: (w) => `Compare MemAvailable / MemTotal ${w} before and after.`,
+        }),
         sources: sources("tmpfs", "hivedChainPlugin", "hiveMira", "steemMira"),
       }),
     ];
@@ -242,12 +242,12 @@ const hivedMira: Rule = {
         ],
         caveats: ["Steem (steemd) still has MIRA; this applies to hived only."],
         expectedEffect: "A config that matches what hived supports.",
-        verification: {
+        verification: describeVerification(ctx, {
           metric: "mem_available_ratio",
           direction: "increase",
           minimumWindowMinutes: 0,
           how: "Nothing to measure: the option disappears from the reported config.",
-        },
+        }),
         sources: sources("hiveMira"),
       }),
     ];

@@ -2,7 +2,7 @@ import type { Rule } from "../engine.js";
 import { fmt, sumOf, valuesOf } from "../metrics.js";
 import { sysctlSnippet } from "../snippets/sysctl.js";
 import { sources } from "../sources.js";
-import { draft, enoughSamples, evidence, impactOf, series } from "./common.js";
+import { describeVerification, draft, enoughSamples, evidence, impactOf, series } from "./common.js";
 
 const INT_MAX = 2 ** 31 - 1;
 
@@ -56,12 +56,12 @@ const twRecycle: Rule = {
           "Removing the line changes nothing at run time on Linux ≥ 4.12 (the key no longer exists); it stops the boot-time error and the bad advice spreading.",
         ],
         expectedEffect: "No more sysctl errors at boot; no behaviour change on current kernels.",
-        verification: {
+        verification: describeVerification(ctx, {
           metric: "tw_outbound",
           direction: "decrease",
           minimumWindowMinutes: 0,
           how: "The agent stops reporting the line after the next scan of the sysctl files.",
-        },
+        }),
         sources: sources("tcp7", "bernat"),
         appliesWhen: { setting: "tcpTwRecycleLines", expected: "[]" },
       });
@@ -127,12 +127,12 @@ const twBucketOverflow: Rule = {
           "Each TIME_WAIT socket costs ~168 B; doubling costs little memory.",
         ],
         expectedEffect: "TCPTimeWaitOverflow stops increasing.",
-        verification: {
+        verification: describeVerification(ctx, {
           metric: "tw_overflows",
           direction: "decrease",
           minimumWindowMinutes: 30,
           how: "Compare overflow increases per sample before and after.",
-        },
+        }),
         sources: sources("ipSysctl", "bernat"),
         appliesWhen: current ? { setting: "tcpMaxTwBuckets", expected: `>=${doubled}` } : undefined,
       }),

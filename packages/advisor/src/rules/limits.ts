@@ -3,7 +3,7 @@ import { fmt, maxOf, nextPowerOfTwo, pct, valuesOf } from "../metrics.js";
 import { systemdNofileDropIn } from "../snippets/systemd.js";
 import { sysctlSnippet } from "../snippets/sysctl.js";
 import { sources } from "../sources.js";
-import { draft, enoughSamples, evidence, impactOf, series, unitNameOf } from "./common.js";
+import { describeVerification, draft, enoughSamples, evidence, impactOf, series, unitNameOf } from "./common.js";
 
 const conntrack: Rule = {
   descriptor: {
@@ -69,12 +69,12 @@ const conntrack: Rule = {
           "nf_conntrack_tcp_timeout_established defaults to 5 days: idle established entries linger.",
         ],
         expectedEffect: "Peak usage falls to about half of the new table; no more dropped packets.",
-        verification: {
+        verification: describeVerification(ctx, {
           metric: "conntrack_ratio",
           direction: "decrease",
           minimumWindowMinutes: 60,
           how: "Compare entries / max before and after.",
-        },
+        }),
         sources: sources("conntrackSysctl"),
       }),
     ];
@@ -139,12 +139,12 @@ const fds: Rule = {
           "If the count only ever grows, look for a descriptor leak (CLOSE_WAIT) before raising limits.",
         ],
         expectedEffect: "The open-files ratio falls below 25 % at today's peak; no EMFILE errors.",
-        verification: {
+        verification: describeVerification(ctx, {
           metric: "fd_ratio",
           direction: "decrease",
           minimumWindowMinutes: 30,
           how: "Compare open files / limit before and after the restart.",
-        },
+        }),
         sources: sources("fsSysctl", "systemdExec", "nginxMain"),
       }),
     ];

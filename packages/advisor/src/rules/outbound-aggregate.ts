@@ -4,7 +4,7 @@ import { nginxUpstreamKeepalive } from "../snippets/nginx.js";
 import { sysctlSnippet } from "../snippets/sysctl.js";
 import { sources } from "../sources.js";
 import type { RuleDescriptor, Snippet, SuggestionDraft } from "../types.js";
-import { draft, enoughSamples, evidence, impactOf, series } from "./common.js";
+import { describeVerification, draft, enoughSamples, evidence, impactOf, series } from "./common.js";
 
 /**
  * Fallbacks of the two outbound rules when only node_samples are available (no per-destination
@@ -90,12 +90,12 @@ export function aggregateExhaustion(
         "Widening the range can collide with services on high ports: reserve them with ip_local_reserved_ports.",
       ],
       expectedEffect: "Outbound sockets fall to the number of concurrently busy connections.",
-      verification: {
+      verification: describeVerification(ctx, {
         metric: "ephemeral_ratio",
         direction: "decrease",
         minimumWindowMinutes: 30,
-        how: "Compare the outbound sockets / range ratio 30 min before and after.",
-      },
+        how: (w) => `Compare the outbound sockets / range ratio ${w} before and after.`,
+      }),
       sources: sources("bernat", "ipSysctl", "nginxUpstream"),
     }),
   ];
@@ -141,12 +141,12 @@ export function aggregateKeepalive(ctx: RuleContext, d: RuleDescriptor): Suggest
         "tcp_fin_timeout does not shorten TIME_WAIT; tcp_tw_reuse=2 (default) already covers loopback.",
       ],
       expectedEffect: "Outbound TIME_WAIT drops to near zero once connections are reused.",
-      verification: {
+      verification: describeVerification(ctx, {
         metric: "tw_outbound",
         direction: "decrease",
         minimumWindowMinutes: 15,
-        how: "Compare outbound TIME_WAIT 15 min before and after.",
-      },
+        how: (w) => `Compare outbound TIME_WAIT ${w} before and after.`,
+      }),
       sources: sources("nginxUpstream", "bernat"),
     }),
   ];

@@ -2,7 +2,7 @@ import type { Rule } from "../engine.js";
 import { fmt, percentile, valuesOf } from "../metrics.js";
 import { sidecarQuerySnippet } from "../snippets/client.js";
 import { sources } from "../sources.js";
-import { draft, enoughSamples, evidence, impactOf, series } from "./common.js";
+import { describeVerification, draft, enoughSamples, evidence, impactOf, series } from "./common.js";
 
 const sidecarLatency: Rule = {
   descriptor: {
@@ -65,12 +65,12 @@ const sidecarLatency: Rule = {
           "Running Sidecar next to the node lowers latency but the host must be sized for both.",
         ],
         expectedEffect: "Lower p95 on block endpoints for callers that switch.",
-        verification: {
+        verification: describeVerification(ctx, {
           metric: "latency_p95_ms",
           direction: "decrease",
           minimumWindowMinutes: 60,
-          how: "Compare the latency series an hour before and after the callers switch.",
-        },
+          how: (w) => `Compare the latency series ${w} before and after the callers switch.`,
+        }),
         sources: sources("sidecarOpenapi", "sidecarReadme"),
       }),
     ];

@@ -4,7 +4,7 @@ import { nginxListenBacklog } from "../snippets/nginx.js";
 import { sysctlSnippet, type SysctlLine } from "../snippets/sysctl.js";
 import { sources } from "../sources.js";
 import type { Snippet } from "../types.js";
-import { draft, enoughSamples, evidence, impactOf, series } from "./common.js";
+import { describeVerification, draft, enoughSamples, evidence, impactOf, series } from "./common.js";
 
 const finWait2: Rule = {
   descriptor: {
@@ -82,12 +82,12 @@ const finWait2: Rule = {
           "Many half-closed peers can be a sign of clients that vanish (mobile networks) or of a slowloris-style attack.",
         ],
         expectedEffect: "FIN_WAIT2 and orphan counts fall roughly in proportion to the shorter timeout.",
-        verification: {
+        verification: describeVerification(ctx, {
           metric: "fin_wait2",
           direction: "decrease",
           minimumWindowMinutes: 30,
-          how: "Compare FIN_WAIT2 counts 30 min before and after.",
-        },
+          how: (w) => `Compare FIN_WAIT2 counts ${w} before and after.`,
+        }),
         sources: sources("ipSysctl", "tcp7"),
         appliesWhen: snippets.length ? { setting: "tcpFinTimeout", expected: `<=${proposed}` } : undefined,
       }),
@@ -161,12 +161,12 @@ const closeWait: Rule = {
           "Each leaked socket also holds a file descriptor: watch the open-files limit of that process.",
         ],
         expectedEffect: "After the fix CLOSE_WAIT stays near zero instead of growing.",
-        verification: {
+        verification: describeVerification(ctx, {
           metric: "close_wait",
           direction: "decrease",
           minimumWindowMinutes: 60,
-          how: "Compare CLOSE_WAIT over an hour before and after the fix or restart.",
-        },
+          how: (w) => `Compare CLOSE_WAIT over ${w} before and after the fix or restart.`,
+        }),
         sources: sources("procNetTcp", "tcp7"),
       }),
     ];
@@ -254,12 +254,12 @@ const listenOverflows: Rule = {
           "tcp_syncookies must not be used to stand against a legal connection rate (kernel docs).",
         ],
         expectedEffect: "ListenOverflows stops increasing during bursts of the size seen.",
-        verification: {
+        verification: describeVerification(ctx, {
           metric: "listen_overflows",
           direction: "decrease",
           minimumWindowMinutes: 60,
-          how: "Compare ListenOverflows increases per sample over an hour before and after.",
-        },
+          how: (w) => `Compare ListenOverflows increases per sample over ${w} before and after.`,
+        }),
         sources: sources("snmpCounter", "ipSysctl", "nginxCore"),
         appliesWhen: proposed > somaxconn ? { setting: "somaxconn", expected: `>=${proposed}` } : undefined,
       }),

@@ -4,7 +4,7 @@ import { nginxUpstreamKeepalive } from "../snippets/nginx.js";
 import { sysctlSnippet, type SysctlLine } from "../snippets/sysctl.js";
 import { sources } from "../sources.js";
 import type { AdvisorOutboundDestination, Snippet, SuggestionDraft } from "../types.js";
-import { draft, enoughSamples, evidence, impactOf, isLoopback, series } from "./common.js";
+import { describeVerification, draft, enoughSamples, evidence, impactOf, isLoopback, series } from "./common.js";
 import { aggregateExhaustion, aggregateKeepalive } from "./outbound-aggregate.js";
 
 const DEFAULT_RANGE = { low: 32768, high: 60999 };
@@ -178,12 +178,12 @@ const outboundExhaustion: Rule = {
             "nginx 1.29.7 and later keep 32 idle upstream connections by default; older versions need keepalive plus proxy_http_version 1.1 and an empty Connection header.",
           ],
           expectedEffect: `Sockets toward ${d.key} fall to the number of concurrently busy connections; EADDRNOTAVAIL errors stop.`,
-          verification: {
+          verification: describeVerification(ctx, {
             metric: "ephemeral_ratio",
             direction: "decrease",
             minimumWindowMinutes: 30,
-            how: "Compare the outbound sockets / range ratio 30 min before and after the change.",
-          },
+            how: (w) => `Compare the outbound sockets / range ratio ${w} before and after the change.`,
+          }),
           sources: sources("bernat", "ipSysctl", "nginxUpstream"),
           appliesWhen: w ? { setting: "ipLocalPortRange", expected: `>=${w.size}` } : undefined,
         }),
@@ -250,12 +250,12 @@ const upstreamKeepalive: Rule = {
             "Tuning tcp_fin_timeout does not shorten TIME_WAIT (it only applies to orphaned FIN_WAIT2 sockets).",
           ],
           expectedEffect: `TIME_WAIT toward ${d.key} drops from ~${fmt(peakTw)} to near zero and per-request latency loses the TCP handshake.`,
-          verification: {
+          verification: describeVerification(ctx, {
             metric: "tw_outbound",
             direction: "decrease",
             minimumWindowMinutes: 15,
-            how: "Compare outbound TIME_WAIT 15 min before and after reloading nginx.",
-          },
+            how: (w) => `Compare outbound TIME_WAIT ${w} before and after reloading nginx.`,
+          }),
           sources: sources("nginxUpstream", "bernat", "ipSysctl"),
         }),
       );
@@ -333,12 +333,12 @@ const inboundTimeWait: Rule = {
           "If clients reconnect for every request, HTTP keep-alive on their side lowers the count (and their latency).",
         ],
         expectedEffect: "None needed: the count follows the connection rate of your clients.",
-        verification: {
+        verification: describeVerification(ctx, {
           metric: "tw_inbound",
           direction: "decrease",
           minimumWindowMinutes: 15,
           how: "Nothing to verify; shown for reassurance.",
-        },
+        }),
         sources: sources("bernat", "ipSysctl", "tcp7"),
       }),
     ];

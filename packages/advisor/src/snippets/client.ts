@@ -85,6 +85,10 @@ export const CLIENT_OPTIONS = {
       pattern: /^(true|false)$/,
       source: "Nethermind performance-tuning.md (≥128 GB tier)",
     },
+    "--HealthChecks.Enabled": {
+      pattern: /^(true|false)$/,
+      source: "Nethermind config reference (HealthChecks.Enabled, default false; /health)",
+    },
     "--Db.StateDbVerifyChecksum": {
       pattern: /^(true|false)$/,
       source: "Nethermind performance-tuning.md (≥350 GB tier)",

@@ -13,13 +13,20 @@ import { fileURLToPath } from "node:url";
 import { startSimnet } from "@rpcpulse/simnet";
 import { startChurn, startCloseWaitServer, startIdleConnections, startSlowAcceptor } from "./traffic.js";
 
-export type ScenarioName = "flood" | "churn" | "close-wait" | "lagging" | "lagging-hive" | "listen-overflow";
+export type ScenarioName =
+  "flood" | "flood-local" | "churn" | "close-wait" | "lagging" | "lagging-hive" | "stalled-hive" | "listen-overflow";
 export interface ScenarioSpec {
   scenario: ScenarioName;
   fault: boolean;
   samples: number;
 }
 export const PORTS = { node: 45201, reference: 45202, app: 45103 } as const;
+/**
+ * Client addresses of the flood scenarios: 198.18.0.0/24 (RFC 2544 benchmarking range) on `lo`
+ * inside the namespace, so they are local to the kernel but not loopback to the advisor, which
+ * treats 127.0.0.0/8 as a local proxy and never limits it.
+ */
+export const CLIENT_NET = "198.18.0";
 
 const REPO = fileURLToPath(new URL("../../../../", import.meta.url));
 const AGENT_CLI = `${REPO}apps/agent/src/cli.ts`;
@@ -51,7 +58,10 @@ async function collect(args: string[], samples: number, onSample: () => void): P
 async function main(spec: ScenarioSpec): Promise<void> {
   const up = spawnSync("ip", ["link", "set", "lo", "up"], { encoding: "utf8" });
   if (up.status !== 0) throw new Error(`ip link set lo up: ${up.stderr || up.error} (Debian package iproute2)`);
-  const hive = spec.scenario === "lagging-hive";
+  const clientNet = spawnSync("ip", ["addr", "add", `${CLIENT_NET}.1/24`, "dev", "lo"], { encoding: "utf8" });
+  if (clientNet.status !== 0) throw new Error(`ip addr add ${CLIENT_NET}.1/24 dev lo: ${clientNet.stderr}`);
+  const hive = spec.scenario === "lagging-hive" || spec.scenario === "stalled-hive";
+  const stalled = spec.scenario === "stalled-hive" && spec.fault;
   const lagging = (spec.scenario === "lagging" || hive) && spec.fault;
   const family = hive ? "hive" : "ethereum";
   const network = hive ? "hive" : "ethereum-mainnet";
@@ -65,6 +75,8 @@ async function main(spec: ScenarioSpec): Promise<void> {
         port: PORTS.node,
         lagBlocks: lagging ? 30 : 0,
         peers: lagging ? 2 : 25,
+        // The head freezes where it starts: head number constant, head age growing with the clock.
+        ...(stalled ? { stall: { afterBlocks: 0 } } : {}),
         websocket: false,
       },
       { name: "reference", family, network, port: PORTS.reference, websocket: false },
@@ -75,10 +87,11 @@ async function main(spec: ScenarioSpec): Promise<void> {
   const stops: (() => Promise<void>)[] = [];
   let agentPorts: number[] = [PORTS.node];
   try {
-    if (spec.scenario === "flood") {
-      // 20 ordinary clients with 1-3 connections each, plus (fault) one address holding 300.
-      const clients = Array.from({ length: 20 }, (_, k) => ({ from: `127.0.0.${10 + k}`, count: 1 + (k % 3) }));
-      if (spec.fault) clients.push({ from: "127.0.0.77", count: 300 });
+    if (spec.scenario === "flood" || spec.scenario === "flood-local") {
+      // 20 ordinary clients with 1-3 connections each, plus (fault) one address holding 300:
+      // a client address (flood) or a loopback one, as a local reverse proxy has (flood-local).
+      const clients = Array.from({ length: 20 }, (_, k) => ({ from: `${CLIENT_NET}.${10 + k}`, count: 1 + (k % 3) }));
+      if (spec.fault) clients.push({ from: spec.scenario === "flood" ? `${CLIENT_NET}.77` : "127.0.0.77", count: 300 });
       stops.push(await startIdleConnections(PORTS.node, clients));
     }
     if (spec.scenario === "churn" && spec.fault) {

@@ -11,7 +11,7 @@ function open(port: number, localAddress?: string): Promise<Socket> {
   });
 }
 
-/** Idle connections held open from the given source addresses (127.0.0.0/8 is all loopback). */
+/** Idle connections held open from the given local source addresses (127.0.0.0/8, or addresses added to lo). */
 export async function startIdleConnections(
   port: number,
   clients: { from: string; count: number }[],

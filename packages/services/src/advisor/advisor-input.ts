@@ -96,6 +96,8 @@ export function toAdvisorInput(
   window: AdvisorWindow,
   settings: AdvisorSettings | null,
   outbound: AdvisorOutboundDestination[] = [],
+  /** The verification window in effect when the app overrides the rules' own (minutes). */
+  verifyWindowMinutes?: number,
 ): AdvisorInput {
   const rpcPort = portOf(node.localRpcUrl);
   const publicPorts = [...new Set([portOf(node.publicUrl), rpcPort].filter((p): p is number => p !== null))];
@@ -117,5 +119,6 @@ export function toAdvisorInput(
       ...(outbound.length > 0 ? { outbound } : {}),
     },
     settings,
+    ...(verifyWindowMinutes !== undefined ? { verifyWindowMinutes } : {}),
   };
 }

@@ -24,6 +24,11 @@ export interface AdvisorTiming {
   windowMinutes: number;
   /** An open suggestion whose condition is absent this long is auto-closed (default 30 min). */
   clearAfterMinutes: number;
+  /**
+   * The verification window override (ADVISOR_VERIFY_WINDOW_MINUTES, as VerificationTiming has it):
+   * the drafts then state and carry this window instead of each rule's own minimum.
+   */
+  windowMinutesOverride?: number;
 }
 
 export const DEFAULT_ADVISOR_TIMING: AdvisorTiming = { windowMinutes: 30, clearAfterMinutes: 30 };
@@ -56,7 +61,10 @@ export async function evaluateNodeAdvice(
   const settings = toAdvisorSettings(reported);
   // No samples in the window: nothing to say either way (never clears a condition on silence).
   const outbound = toAdvisorOutbound(reported, window);
-  const drafts = window.samples.length > 0 ? evaluateNode(toAdvisorInput(node, window, settings, outbound)) : null;
+  const drafts =
+    window.samples.length > 0
+      ? evaluateNode(toAdvisorInput(node, window, settings, outbound, timing.windowMinutesOverride))
+      : null;
   const steps = drafts
     ? planSuggestionChanges({
         organizationId: node.organizationId,
