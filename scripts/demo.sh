@@ -75,8 +75,11 @@ done
 node_modules/.bin/tsx scripts/demo-directory.ts --simnet packages/simnet/demo.json
 # A public status page of the demo organization: its nodes and a few directory endpoints.
 node_modules/.bin/tsx scripts/demo-status.ts
-# hive-api (port 18091) gets a connection flood from one address, for the per-IP views and advice.
-start_bg flood node_modules/.bin/tsx scripts/demo-flood.ts --port 18091 --from 127.0.0.77 --connections 150
+# hive-api (port 18091) gets a connection flood from one address, for the per-IP views and advice:
+# from this host's own (non-loopback) address when it has one, so the advisor treats it as a client and
+# suggests per-IP limits; loopback sources (127.0.0.0/8) are a local proxy and only get an explanation.
+FLOOD_FROM=$(ip -4 -o addr show scope global 2>/dev/null | awk '{print $4}' | cut -d/ -f1 | head -n1 || true)
+start_bg flood node_modules/.bin/tsx scripts/demo-flood.ts --port 18091 --from "${FLOOD_FROM:-127.0.0.77}" --connections 150
 # Alert rules the demo fleet trips for real, notifying a signed webhook on a local receiver.
 node_modules/.bin/tsx scripts/demo-alerts.ts --webhook-url "http://127.0.0.1:$DEMO_WEBHOOK_PORT/alerts" \
   --secret-file var/demo/webhook-secret

@@ -20,6 +20,15 @@ function maxAt(components: PublicComponent[], i: number): number | null {
   return values.length === 0 ? null : Math.max(...values);
 }
 
+function formatBlocksBehind(value: number): string {
+  const n = Math.round(value);
+  return `${n} ${n === 1 ? "block" : "blocks"} behind`;
+}
+
+function formatMs(value: number): string {
+  return `${Math.round(value)} ms`;
+}
+
 export function PublicStatusView(props: {
   snapshot: PublicStatusPage;
   basePath: string;
@@ -73,7 +82,7 @@ export function PublicStatusView(props: {
                   <Sparkline
                     values={c.kind === "node" ? c.lagBlocks : c.responseMs}
                     label={c.kind === "node" ? `${c.name} lag (blocks)` : `${c.name} response time`}
-                    unit={c.kind === "node" ? "blocks behind" : "ms"}
+                    format={c.kind === "node" ? formatBlocksBehind : formatMs}
                   />
                   <span className={`sp-pill st-${c.state}`}>{stateLabel(c.state)}</span>
                 </div>

@@ -95,7 +95,7 @@ export function UptimeBars(props: { component: PublicComponent; incidentIndex: R
 }
 
 /** A 24-hour sparkline (hourly values) as a tiny SVG path with gaps for missing hours. */
-export function Sparkline(props: { values: (number | null)[]; label: string; unit: string }) {
+export function Sparkline(props: { values: (number | null)[]; label: string; format: (value: number) => string }) {
   const present = props.values.filter((v): v is number => v !== null);
   if (present.length === 0) return <span className="sp-spark-empty muted small">no data</span>;
   const max = Math.max(...present, 1);
@@ -120,9 +120,7 @@ export function Sparkline(props: { values: (number | null)[]; label: string; uni
       <svg viewBox={`0 0 ${w} ${h}`} width={w} height={h} role="img" aria-label={`${props.label}, last 24 hours`}>
         <path d={d} className="sp-spark-line" />
       </svg>
-      <span className="small muted">
-        {Math.round(last)} {props.unit}
-      </span>
+      <span className="small muted">{props.format(last)}</span>
     </span>
   );
 }
