@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { expect, test } from "@playwright/test";
 import { createApiAccount, uniqueSuffix, type ApiAccount } from "../fixtures/api-account.js";
-import { enrollNodeInUi } from "../fixtures/status-fixtures.js";
+import { apiJson, enrollNodeInUi } from "../fixtures/status-fixtures.js";
 
 /**
  * Status pages end to end: an operator enrolls a node (the real agent reports from simnet), builds
@@ -193,6 +193,63 @@ test.describe("status pages", () => {
 
     await anon.dispose();
     await publicContext.close();
+    await context.close();
+  });
+
+  test("admin renames and moves a group and edits a maintenance window in place", async ({ browser }) => {
+    const org = owner.organization.id;
+    const slug = `e2e-edit-${uniqueSuffix()}`;
+    const { id: pageId } = await apiJson<{ id: string }>(owner, "post", `/api/orgs/${org}/status-pages`, {
+      slug,
+      title: "Edit in place",
+      isPublic: true,
+    });
+    const node = await enrollNodeInUi(browser, owner, { name: `edit-${slug}`, localRpcUrl: SIMNET_HIVE_URL });
+    const component = await apiJson<{ id: string }>(
+      owner,
+      "post",
+      `/api/orgs/${org}/status-pages/${pageId}/components`,
+      { ref: `node:${node.nodeId}`, displayName: "Edited node" },
+    );
+    for (const name of ["Seeds", "APIs"])
+      await apiJson(owner, "post", `/api/orgs/${org}/status-pages/${pageId}/groups`, { name });
+    const hour = 3_600_000;
+    await apiJson(owner, "post", `/api/orgs/${org}/status-pages/${pageId}/maintenance`, {
+      title: "Upgrade",
+      startsAt: new Date(Date.now() + 24 * hour).toISOString(),
+      endsAt: new Date(Date.now() + 25 * hour).toISOString(),
+      componentIds: [component.id],
+    });
+
+    const context = await browser.newContext({ storageState: await owner.api.storageState() });
+    const page = await context.newPage();
+    await page.goto(`/app/o/${owner.organization.slug}/status-pages/${pageId}`);
+    const groups = page.getByTestId("admin-group");
+    await expect(groups).toHaveText([/Seeds/, /APIs/]);
+    const seeds = groups.filter({ hasText: "Seeds" });
+    await seeds.getByText("Rename").click();
+    await seeds.getByLabel("New name").fill("Seed nodes");
+    await seeds.getByRole("button", { name: "Save name" }).click();
+    await expect(groups).toHaveText([/Seed nodes/, /APIs/]);
+    await groups.filter({ hasText: "APIs" }).getByRole("button", { name: "Move up" }).click();
+    await expect(groups).toHaveText([/APIs.*order 0/, /Seed nodes.*order 1/]);
+
+    const mw = page.getByTestId("admin-maintenance");
+    await mw.getByText("Edit", { exact: true }).click();
+    await mw.getByLabel("Title").fill("Upgrade to 1.28");
+    await mw.getByLabel("Ends (UTC)").fill(new Date(Date.now() + 26 * hour).toISOString().slice(0, 16));
+    await mw.getByLabel("Details (Markdown)").fill("Rolling **restart**.");
+    await mw.getByRole("button", { name: "Save maintenance" }).click();
+    await expect(mw).toContainText("Upgrade to 1.28");
+    // A window ending before it starts is refused with the reason, and nothing changes.
+    await mw.getByLabel("Ends (UTC)").fill(new Date(Date.now()).toISOString().slice(0, 16));
+    await mw.getByRole("button", { name: "Save maintenance" }).click();
+    await expect(mw.getByRole("alert").first()).toContainText("The end must be after the start.");
+
+    const pub = await context.newPage();
+    await pub.goto(`/status/${slug}`);
+    await expect(pub.getByText("Upgrade to 1.28")).toBeVisible();
+    await expect(pub.locator("strong", { hasText: "restart" })).toBeVisible();
     await context.close();
   });
 });

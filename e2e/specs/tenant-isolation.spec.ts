@@ -1,6 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { createApiAccount, type ApiAccount } from "../fixtures/api-account.js";
-import { anyDirectoryEndpoint, apiJson } from "../fixtures/status-fixtures.js";
+import { apiJson, enrollNodeInUi } from "../fixtures/status-fixtures.js";
 
 /**
  * Every org-scoped route, called by a signed-in user of org A with org B's ids, must answer 403 or
@@ -277,7 +277,9 @@ test.describe("tenant isolation", () => {
     expect(crossSite.status()).toBe(403);
   });
 
-  test("status pages, components, groups, incidents, maintenance and their admin pages of another organization are refused", async () => {
+  test("status pages, components, groups, incidents, maintenance and their admin pages of another organization are refused", async ({
+    browser,
+  }) => {
     const bobOrg = bob.organization.id;
     const aliceOrg = alice.organization.id;
     const created = await bob.api.post(`/api/orgs/${bobOrg}/status-pages`, {
@@ -290,14 +292,15 @@ test.describe("tenant isolation", () => {
     });
     expect(incident.status()).toBe(201);
     const { id: incidentId } = (await incident.json()) as { id: string };
-    const endpoint = await anyDirectoryEndpoint(bob);
+    const bobNode = await enrollNodeInUi(browser, bob, {
+      name: `bob-node-${bobOrg.slice(0, 8).toLowerCase()}`,
+      localRpcUrl: "http://127.0.0.1:18091",
+    });
     const component = await apiJson<{ id: string }>(
       bob,
       "post",
       `/api/orgs/${bobOrg}/status-pages/${pageId}/components`,
-      {
-        ref: `endpoint:${endpoint.id}`,
-      },
+      { ref: `node:${bobNode.nodeId}` },
     );
     const { id: groupId } = await apiJson<{ id: string }>(
       bob,
@@ -437,6 +440,18 @@ test.describe("tenant isolation", () => {
       `/api/orgs/${bobOrg}/status-pages/${pageId}/maintenance`,
     );
     expect(windows.maintenance).toEqual([expect.objectContaining({ id: windowId, title: "Bob maintenance" })]);
+    // The same routes answer Bob (the refusals above are not missing routes); bad input is a 400 with the reason.
+    const ownGroup = `/api/orgs/${bobOrg}/status-groups/${groupId}`;
+    expect((await bob.api.patch(ownGroup, { data: { name: "Bob renamed", move: "up" } })).status()).toBe(200);
+    const ownWindow = `/api/orgs/${bobOrg}/maintenance/${windowId}`;
+    expect((await bob.api.patch(ownWindow, { data: { ...stolenWindow, title: "Bob edited" } })).status()).toBe(200);
+    const backwards = await bob.api.patch(ownWindow, { data: { ...stolenWindow, endsAt: stolenWindow.startsAt } });
+    expect(backwards.status()).toBe(400);
+    expect(((await backwards.json()) as { error: { message: string } }).error.message).toBe(
+      "The end must be after the start.",
+    );
+    expect((await bob.api.delete(ownWindow)).status()).toBe(200);
+    expect((await bob.api.delete(ownGroup)).status()).toBe(200);
     const summary = (await (
       await alice.api.get(`/status/bob-status-${bobOrg.slice(0, 8).toLowerCase()}/summary.json`)
     ).json()) as {
