@@ -1,10 +1,26 @@
 import type { DayLevel, PublicComponent } from "@rpcpulse/services";
 import { encodeDayIncidents, encodeUptimes, formatUptime } from "./uptime-day-code.js";
 
-/** Horizontal pitch of one day in viewBox units; each day is a vertical stroke (CSS stroke-width). */
+/**
+ * Horizontal pitch of one day in viewBox units. A run of days of one level is one horizontal stroke
+ * "M<x> 14h<5k>" whose CSS dash pattern (4 on, 1 off, restarting at each subpath) cuts it into k bars.
+ */
 const PITCH = 5;
 const H = 28;
 const LEVELS: readonly DayLevel[] = ["ok", "minor", "partial", "major", "none"];
+
+/** Runs of consecutive days for which `pick` gives the same key, as "M<x> <y>h<len>" subpaths per key. */
+function runsByKey<K>(count: number, pick: (i: number) => K | null, y: number): Map<K, string> {
+  const out = new Map<K, string>();
+  let start = 0;
+  for (let i = 1; i <= count; i++) {
+    const key = pick(start);
+    if (i < count && pick(i) === key) continue;
+    if (key !== null) out.set(key, `${out.get(key) ?? ""}M${start * PITCH} ${y}h${(i - start) * PITCH}`);
+    start = i;
+  }
+  return out;
+}
 
 interface BarsMarkup {
   width: number;
@@ -16,23 +32,21 @@ interface BarsMarkup {
 }
 
 /**
- * 90 daily bars as one SVG with one path per uptime level ("M2 0v28M7 0v28…": ~9 bytes a day) and
+ * 90 daily bars as one SVG with one path per uptime level (one stroke per run of days: a healthy
+ * component's 90 days are a few dozen bytes) and
  * the per-day tooltip data as compact data attributes (uptime-day-code.ts), shown by the page's one
- * client tooltip (uptime-tooltip.tsx). 100 components stay ~150 KB instead of ~2 MB of <rect>s with
- * <title>s. Memoised per component object: a snapshot is rendered for many visitors.
+ * client tooltip (uptime-tooltip.tsx). 100 components stay well under 100 KB instead of ~2 MB of
+ * <rect>s with <title>s. Memoised per component object: a snapshot is rendered for many visitors.
  */
 const rendered = new WeakMap<object, BarsMarkup>();
 
 export function buildBarsMarkup(component: PublicComponent, incidentIndex: ReadonlyMap<string, number>): BarsMarkup {
   const hit = rendered.get(component);
   if (hit) return hit;
-  const byLevel = new Map<DayLevel, string>();
-  let incidentMarks = "";
-  component.days.forEach((d, i) => {
-    const x = i * PITCH + 2;
-    byLevel.set(d.level, `${byLevel.get(d.level) ?? ""}M${x} 0v${H}`);
-    if (d.incidents.length > 0) incidentMarks += `M${x} ${H - 3}v3`;
-  });
+  const days = component.days;
+  const byLevel = runsByKey(days.length, (i) => days[i]?.level ?? null, H / 2);
+  const incidentMarks =
+    runsByKey(days.length, (i) => ((days[i]?.incidents.length ?? 0) > 0 ? true : null), H - 1.5).get(true) ?? "";
   const markup: BarsMarkup = {
     width: component.days.length * PITCH,
     paths: LEVELS.flatMap((l) => (byLevel.has(l) ? [[l, byLevel.get(l) as string] as [DayLevel, string]] : [])),
