@@ -89,11 +89,6 @@ export function getInternalOrigin(): string {
   return `http://127.0.0.1:${process.env.PORT ?? env.PORT}`;
 }
 
-/** Which Next.js runtime evaluates this module ("nodejs" or "edge"). */
-export function getNextRuntime(): string | undefined {
-  return process.env.NEXT_RUNTIME;
-}
-
 /** True in `next dev` (NODE_ENV is inlined by Next at build time). */
 export function isDevServer(): boolean {
   return process.env.NODE_ENV === "development";
