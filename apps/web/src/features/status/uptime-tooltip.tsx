@@ -7,6 +7,8 @@ interface Tip {
   lines: string[];
   left: number;
   top: number;
+  /** Near a bar's ends the tooltip hangs inwards, so it never leaves the card or the screen. */
+  align: "start" | "center" | "end";
 }
 
 /** Day under the pointer (or the keyboard's day) of one `.sp-bars-box`, as tooltip lines. */
@@ -27,8 +29,10 @@ function dayCount(box: HTMLElement): number {
 
 function place(box: HTMLElement, day: number, lines: string[]): Tip {
   const r = box.getBoundingClientRect();
-  const x = r.left + ((day + 0.5) / dayCount(box)) * r.width;
-  return { lines, left: x + window.scrollX, top: r.top + window.scrollY };
+  const share = (day + 0.5) / dayCount(box);
+  const x = r.left + share * r.width;
+  const align = share < 0.15 ? "start" : share > 0.85 ? "end" : "center";
+  return { lines, left: x + window.scrollX, top: r.top + window.scrollY, align };
 }
 
 /**
@@ -109,6 +113,7 @@ export function UptimeTooltip(props: { incidentTitles: string[] }) {
       role="tooltip"
       aria-live="polite"
       className="sp-day-tip"
+      data-align={tip?.align ?? "center"}
       hidden={tip === null}
       ref={(el) => {
         // CSSOM writes (not a style attribute): allowed by the page's nonce-based CSP.
