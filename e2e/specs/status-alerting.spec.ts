@@ -228,7 +228,9 @@ test.describe("status pages and alerting", () => {
       )
       .toContain("Active incidents");
     await expect(statusPage.getByRole("heading", { name: "Active incidents" })).toBeVisible();
-    await expect(statusPage.locator("body")).toContainText(/hive-stall: head block .* old/);
+    await expect(statusPage.locator("body")).toContainText(/Hive RPC: head block .* old/);
+    // The public incident uses the page's display name, never the node's own name.
+    await expect(statusPage.locator("body")).not.toContainText("hive-stall");
     await expect(statusPage.getByRole("group", { name: /uptime over the last 90 days/ }).first()).toBeVisible();
     await statusPage.screenshot({ path: test.info().outputPath("status-incident.png"), fullPage: true });
 
@@ -246,7 +248,9 @@ test.describe("status pages and alerting", () => {
         { timeout: 90_000, intervals: [3_000] },
       )
       .not.toContain("Active incidents");
-    await expect(statusPage.locator("body")).toContainText(/hive-stall: head block .* old/);
+    await expect(statusPage.locator("body")).toContainText(/Hive RPC: head block .* old/);
+    // The public incident uses the page's display name, never the node's own name.
+    await expect(statusPage.locator("body")).not.toContainText("hive-stall");
     await page.reload();
     await expect(page.getByTestId("no-active")).toBeVisible();
     await page.screenshot({ path: test.info().outputPath("alerts-resolved.png"), fullPage: true });

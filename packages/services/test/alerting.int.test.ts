@@ -235,6 +235,10 @@ describe("alerting (PostgreSQL + Redis + local receivers)", () => {
     });
     assert.equal(incident.resolvedAt, null);
     assert.equal(incident.auto, true);
+    // The public incident names the component as the page lists it, never the node's own name.
+    assert.equal(incident.title, "Hive node: 14 blocks behind (~42 seconds) for 6 minutes");
+    const publicUpdates = await db.prisma.incidentUpdate.findMany({ where: { incidentId: incident.id } });
+    assert.ok(publicUpdates.length > 0 && publicUpdates.every((u) => !u.body.includes("hive-1")));
 
     const rows = await waitFor("three deliveries sent", async () => {
       const r = await db.prisma.delivery.findMany({ where: { eventId: event.id } });

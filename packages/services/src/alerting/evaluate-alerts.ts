@@ -17,7 +17,13 @@ import {
   type DeliveryRow,
 } from "@rpcpulse/db";
 import type { NotificationMessage } from "@rpcpulse/notify";
-import { isInMaintenance, openAutoIncident, resolveAutoIncident, updateAutoIncident } from "../status/index.js";
+import {
+  isInMaintenance,
+  listStatusComponentsForRef,
+  openAutoIncident,
+  resolveAutoIncident,
+  updateAutoIncident,
+} from "../status/index.js";
 import type { EvaluateAlertsDeps } from "./alerting-deps.js";
 import { collectAlertTargets, type AlertTarget } from "./collect-alert-inputs.js";
 import { describeAlertEvent, describeCondition, formatDuration } from "./describe-alert.js";
@@ -175,17 +181,19 @@ async function evaluateTarget(
   }
 
   const episodeStart = prev.breachSince ?? next.breachSince ?? now;
-  const text = describeAlertEvent({
-    kind: event.kind,
-    type,
-    value: value ?? 0,
-    thresholds: spec,
-    blockIntervalMs: target.blockIntervalMs,
-    detail: target.measurement.detail,
-    targetName: target.name,
-    ruleName: rule.name,
-    heldMs: now.getTime() - episodeStart.getTime(),
-  });
+  const describe = (targetName: string, detail: string | undefined) =>
+    describeAlertEvent({
+      kind: event.kind,
+      type,
+      value: value ?? 0,
+      thresholds: spec,
+      blockIntervalMs: target.blockIntervalMs,
+      detail,
+      targetName,
+      ruleName: rule.name,
+      heldMs: now.getTime() - episodeStart.getTime(),
+    });
+  const text = describe(target.name, target.measurement.detail);
   const channels = event.silenced ? [] : await listEnabledChannels(deps.prisma, rule.channelIds);
   const deliveries: DeliveryRow[] = [];
   await deps.prisma.$transaction(async (tx) => {
@@ -244,14 +252,22 @@ async function evaluateTarget(
   let incidentResolved = false;
   if (rule.openIncidents) {
     const alertKey = event.dedupKey;
+    // The public incident names the component as the status page lists it and leaves out the
+    // measurement's detail (a client's IP, private suggestions): the operator's own name for a node and
+    // that detail go only to the operator's channels.
+    const listed = await listStatusComponentsForRef(deps, {
+      organizationId: rule.organizationId,
+      componentRef: target.id,
+    });
+    const publicText = describe(listed[0]?.displayName ?? target.name, undefined);
     if (!event.silenced && (event.kind === "firing" || event.kind === "degraded")) {
       const impact = event.kind === "firing" ? "major" : "minor";
       const opened = await openAutoIncident(deps, {
         organizationId: rule.organizationId,
         componentRef: target.id,
         alertKey,
-        title: text.title,
-        body: text.body,
+        title: publicText.title,
+        body: publicText.body,
         impact,
         at: now,
       });
@@ -260,7 +276,7 @@ async function evaluateTarget(
         await updateAutoIncident(deps, {
           organizationId: rule.organizationId,
           alertKey,
-          body: text.body,
+          body: publicText.body,
           impact,
           at: now,
         });
@@ -269,7 +285,7 @@ async function evaluateTarget(
       const resolved = await resolveAutoIncident(deps, {
         organizationId: rule.organizationId,
         alertKey,
-        body: text.body,
+        body: publicText.body,
         at: now,
       });
       incidentResolved = resolved.incidentId !== null;
