@@ -80,7 +80,20 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
       dropped = true;
       await prisma.$disconnect();
       await pool.end();
-      await withAdmin(serverUrl, (admin) => admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`));
+      await withAdmin(serverUrl, async (admin) => {
+        // pg's pool.end() resolves before its clients' own end() has reached the server; a FORCE drop
+        // racing it terminates them, and that error then surfaces in whatever test ran last. Wait
+        // (briefly) for the sessions to leave first.
+        for (let i = 0; i < 40; i++) {
+          const { rows } = await admin.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1",
+            [name],
+          );
+          if ((rows[0]?.n ?? 0) === 0) break;
+          await new Promise((r) => setTimeout(r, 50));
+        }
+        await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(name)} WITH (FORCE)`);
+      });
     },
   };
 }
