@@ -36,6 +36,11 @@ export interface NetworkInfo {
   /** Value of system_chain for Substrate networks, or the Hive/Steem chain id hex. */
   genesisName: string | null;
   testnet: boolean;
+  /**
+   * When block 0 (or 1) was produced, in ms since the epoch. With the block interval it bounds the
+   * plausible height at any time: no chain of these families produces blocks faster than its interval.
+   */
+  genesisTimeMs: number;
 }
 
 export const CHAINS: readonly ChainInfo[] = [
@@ -78,6 +83,7 @@ export const NETWORKS: readonly NetworkInfo[] = [
     chainId: null,
     genesisName: "beeab0de00000000000000000000000000000000000000000000000000000000",
     testnet: false,
+    genesisTimeMs: Date.UTC(2016, 2, 24, 16, 0, 0),
   },
   {
     slug: "steem",
@@ -87,6 +93,7 @@ export const NETWORKS: readonly NetworkInfo[] = [
     chainId: null,
     genesisName: "0000000000000000000000000000000000000000000000000000000000000000",
     testnet: false,
+    genesisTimeMs: Date.UTC(2016, 2, 24, 16, 0, 0),
   },
   {
     slug: "ethereum-mainnet",
@@ -96,6 +103,7 @@ export const NETWORKS: readonly NetworkInfo[] = [
     chainId: 1,
     genesisName: null,
     testnet: false,
+    genesisTimeMs: Date.UTC(2015, 6, 30, 15, 26, 13),
   },
   {
     slug: "ethereum-sepolia",
@@ -105,6 +113,7 @@ export const NETWORKS: readonly NetworkInfo[] = [
     chainId: 11155111,
     genesisName: null,
     testnet: true,
+    genesisTimeMs: Date.UTC(2021, 9, 23, 0, 0, 0),
   },
   {
     slug: "polkadot",
@@ -114,6 +123,7 @@ export const NETWORKS: readonly NetworkInfo[] = [
     chainId: null,
     genesisName: "Polkadot",
     testnet: false,
+    genesisTimeMs: Date.UTC(2020, 4, 26, 15, 36, 18),
   },
   {
     slug: "kusama",
@@ -123,6 +133,7 @@ export const NETWORKS: readonly NetworkInfo[] = [
     chainId: null,
     genesisName: "Kusama",
     testnet: false,
+    genesisTimeMs: Date.UTC(2019, 10, 28, 0, 0, 0),
   },
 ] as const;
 
@@ -134,4 +145,35 @@ export function getChainOfNetwork(network: NetworkInfo): ChainInfo {
   const chain = CHAINS.find((c) => c.slug === network.chain);
   if (!chain) throw new Error(`network ${network.slug} names unknown chain ${network.chain}`);
   return chain;
+}
+
+/** Slack added to the plausible ceiling: 2 % of the height plus a day of blocks (slot skips, clock error). */
+const CEILING_SLACK_RATIO = 0.02;
+const CEILING_SLACK_MS = 86_400_000;
+
+/**
+ * The highest block number a node of `network` can honestly report at `atMs`: one block per block
+ * interval since genesis, plus slack. A head above it is not a fast node but a wrong chain, a broken
+ * agent or an attempt to move other nodes' lag; ingest refuses it (422) instead of clamping it.
+ */
+export function plausibleHeadCeiling(network: NetworkInfo, atMs: number): number {
+  const blocks = Math.max(0, atMs - network.genesisTimeMs + CEILING_SLACK_MS) / network.blockIntervalMs;
+  return Math.ceil(blocks * (1 + CEILING_SLACK_RATIO));
+}
+
+/** Why a reported head (and finalized block) is implausible for the network at `atMs`, or null when it is plausible. */
+export function checkPlausibleHead(
+  network: NetworkInfo,
+  atMs: number,
+  head: number | null,
+  finalized: number | null = null,
+): string | null {
+  const ceiling = plausibleHeadCeiling(network, atMs);
+  if (head !== null && (!Number.isSafeInteger(head) || head < 0 || head > ceiling))
+    return `head block ${head} is outside ${network.name}'s plausible range 0..${ceiling} at ${new Date(atMs).toISOString()}`;
+  if (finalized !== null && (!Number.isSafeInteger(finalized) || finalized < 0 || finalized > ceiling))
+    return `finalized block ${finalized} is outside ${network.name}'s plausible range 0..${ceiling}`;
+  if (head !== null && finalized !== null && finalized > head)
+    return `finalized block ${finalized} is above the head block ${head}`;
+  return null;
 }
