@@ -1,2 +1,3 @@
 export * from "./chains.js";
+export * from "./consensus-head.js";
 export * from "./wire/index.js";
