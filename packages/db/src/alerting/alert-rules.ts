@@ -10,7 +10,9 @@ export type AlertRuleTypeValue =
   | "latency_p95"
   | "port_exhaustion"
   | "connection_flood"
-  | "suggestion";
+  | "suggestion"
+  | "finality_stalled"
+  | "public_head_behind";
 export type AlertTargetKindValue = "node" | "endpoint" | "org_nodes";
 
 export interface AlertRuleFields {

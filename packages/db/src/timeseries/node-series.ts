@@ -54,6 +54,11 @@ export const NodeSeriesPoint = z.object({
   ephemeralRange: z.number().nullable(),
   headBlock: z.number().nullable(),
   finalizedBlock: z.number().nullable(),
+  /**
+   * head − finalized (blocks not yet final). Raw: the sample's own. Rollups: max(head) − max(finalized)
+   * of the bucket, both non-decreasing, so about the bucket's last sample (not its worst).
+   */
+  finalityLagBlocks: z.number().nullable(),
   lagBlocksAvg: z.number().nullable(),
   lagBlocksMax: z.number().nullable(),
   headAgeMsMax: z.number().nullable(),
@@ -82,6 +87,11 @@ export const NodeSeriesPoint = z.object({
 export type NodeSeriesPoint = z.infer<typeof NodeSeriesPoint>;
 
 const n = dbNumberOrNull;
+
+/** Blocks between the head and the finalized block; null unless both are known (never negative). */
+export function finalityLagOf(head: number | null, finalized: number | null): number | null {
+  return head === null || finalized === null ? null : Math.max(0, head - finalized);
+}
 const SeriesRow = z
   .object({
     time: dbDate,
@@ -161,6 +171,7 @@ const SeriesRow = z
     ephemeralRange: r.ephemeral_range,
     headBlock: r.head_block,
     finalizedBlock: r.finalized_block,
+    finalityLagBlocks: finalityLagOf(r.head_block, r.finalized_block),
     lagBlocksAvg: r.lag_blocks_avg,
     lagBlocksMax: r.lag_blocks_max,
     headAgeMsMax: r.head_age_ms_max,
