@@ -91,6 +91,8 @@ export const workerEnvShape = {
   PROBE_TIMEOUT_MS: milliseconds(10_000, 100),
   PROBE_CAPABILITY_INTERVAL_MS: milliseconds(1_800_000, 1_000),
   DIRECTORY_RANK_INTERVAL_MS: milliseconds(60_000, 1_000),
+  /** How often every network's consensus head is decided and stored (network_heads); lag is measured against it. */
+  NETWORK_HEAD_INTERVAL_MS: milliseconds(10_000, 1_000),
   // Tuning advisor: one recurring sweep evaluates nodes with new samples and verifies applied suggestions.
   ...consumerEnv("advisor", { concurrency: 1 }),
   /** Sweep period (the advisor job); each run evaluates at most ADVISOR_BATCH_SIZE nodes with new samples. */

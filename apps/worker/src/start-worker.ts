@@ -154,6 +154,7 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
           probeEveryMs: env.PROBE_INTERVAL_MS,
           capabilitiesEveryMs: env.PROBE_CAPABILITY_INTERVAL_MS,
           rankEveryMs: env.DIRECTORY_RANK_INTERVAL_MS,
+          headsEveryMs: env.NETWORK_HEAD_INTERVAL_MS,
         },
         alertsEveryMs: env.ALERT_EVALUATE_INTERVAL_MS,
         statusUptimeEveryMs: env.STATUS_UPTIME_INTERVAL_MS,

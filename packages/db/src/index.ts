@@ -1,5 +1,6 @@
 export * from "./client.js";
 export * from "./sql-client.js";
+export * from "./database-errors.js";
 export * from "./migrate/ensure-database.js";
 export * from "./migrate/migration-files.js";
 export * from "./migrate/run-migrations.js";
@@ -27,6 +28,7 @@ export * from "./repositories/nodes.js";
 export * from "./repositories/worker-heartbeats.js";
 export * from "./repositories/organizations.js";
 export * from "./timeseries/fleet-overview.js";
+export * from "./timeseries/network-heads.js";
 export * from "./timeseries/remote-ip-series.js";
 export * from "./directory/index.js";
 export * from "./advisor/index.js";

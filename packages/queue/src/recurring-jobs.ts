@@ -14,9 +14,11 @@ export interface RecurringJobSettings {
   /** Tuning advisor sweep period (advisor queue); omitted = no advisor schedule. */
   advisorEveryMs?: number;
   /** Public endpoint directory (probe queue); omitted = no directory schedules. */
-  directory?: { probeEveryMs: number; capabilitiesEveryMs: number; rankEveryMs: number };
+  directory?: { probeEveryMs: number; capabilitiesEveryMs: number; rankEveryMs: number; headsEveryMs?: number };
   /** Alert evaluation period (alerts queue); omitted = no alert schedule. */
   alertsEveryMs?: number;
+  /** Delivery outbox sweep period (alerts queue); omitted = no sweep schedule. */
+  deliverySweepEveryMs?: number;
   /** Status-page uptime days precompute period (maintenance queue); omitted = no schedule. */
   statusUptimeEveryMs?: number;
 }
@@ -37,18 +39,30 @@ export function listRecurringJobs(settings: RecurringJobSettings): RecurringJob[
     jobName: "maintenance-storage",
     payload: { task: "storage" },
   };
-  const alerts: Array<RecurringJob<"alerts">> =
-    settings.alertsEveryMs === undefined
+  const alerts: Array<RecurringJob<"alerts">> = [
+    ...(settings.alertsEveryMs === undefined
       ? []
       : [
           {
             id: "alerts-evaluate",
-            queue: "alerts",
+            queue: "alerts" as const,
             everyMs: settings.alertsEveryMs,
             jobName: "alerts-evaluate",
-            payload: { task: "evaluate" },
+            payload: { task: "evaluate" as const },
           },
-        ];
+        ]),
+    ...(settings.deliverySweepEveryMs === undefined
+      ? []
+      : [
+          {
+            id: "alerts-sweep-deliveries",
+            queue: "alerts" as const,
+            everyMs: settings.deliverySweepEveryMs,
+            jobName: "alerts-sweep-deliveries",
+            payload: { task: "sweep-deliveries" as const },
+          },
+        ]),
+  ];
   const statusUptime: Array<RecurringJob<"maintenance">> =
     settings.statusUptimeEveryMs === undefined
       ? []
@@ -84,6 +98,13 @@ export function listRecurringJobs(settings: RecurringJobSettings): RecurringJob[
       everyMs: d.rankEveryMs,
       jobName: "directory-rank",
       payload: { task: "rank" },
+    },
+    {
+      id: "network-heads",
+      queue: "probe",
+      everyMs: d.headsEveryMs ?? 10_000,
+      jobName: "network-heads",
+      payload: { task: "heads" },
     },
   ];
   return [storage, ...statusUptime, ...directory, ...alerts, ...listAdvisorJobs(settings)];

@@ -14,3 +14,4 @@ export * from "./directory/index.js";
 export * from "./advisor/index.js";
 export * from "./status/index.js";
 export * from "./alerting/index.js";
+export * from "./consensus/index.js";

@@ -1,6 +1,6 @@
 import type { SqlPool } from "@rpcpulse/db";
 import { createSafeHttpClient } from "@rpcpulse/prober";
-import { checkDirectoryCapabilities, probeDirectoryRound, rankDirectory } from "@rpcpulse/services";
+import { checkDirectoryCapabilities, decideNetworkHeads, probeDirectoryRound, rankDirectory } from "@rpcpulse/services";
 import type { Processor } from "../shell/register-processor.js";
 
 export interface ProbeProcessorSettings {
@@ -23,6 +23,11 @@ export function createProbeProcessor(deps: { pool: SqlPool }, settings: ProbePro
   const vantage = { name: `server:${settings.region}`, region: settings.region };
   return async (payload, { log }) => {
     const task = payload.task ?? "round";
+    if (task === "heads") {
+      const report = await decideNetworkHeads({ sql: deps.pool });
+      log.debug(report, "network heads decided");
+      return report;
+    }
     if (task === "rank") {
       const report = await rankDirectory({ pool: deps.pool }, { roundMs: settings.intervalMs });
       log.info(report, "directory ranked");

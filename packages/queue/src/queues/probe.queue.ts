@@ -6,12 +6,13 @@ import { defineQueue } from "../define-queue.js";
  * Public endpoint directory work from one vantage point. `task` (default "round"):
  * - "round": probe a batch of listed endpoints (all of them, or `endpointIds`) once, bounded concurrency;
  * - "capabilities": capability checks of the endpoints whose last check is older than the cadence;
- * - "rank": network heads, scores per window and region, ranking snapshot, listing status.
+ * - "rank": network heads, scores per window and region, ranking snapshot, listing status;
+ * - "heads": decide and store every network's consensus head (network_heads), which every lag is measured against.
  * `endpointId` is the original single-endpoint form and still accepted (a round of one).
  * Directory endpoints have no owning organization.
  */
 export const ProbePayload = z.object({
-  task: z.enum(["round", "capabilities", "rank"]).optional(),
+  task: z.enum(["round", "capabilities", "rank", "heads"]).optional(),
   endpointIds: z.array(EntityId).max(10_000).optional(),
   endpointId: EntityId.optional(),
   organizationId: EntityId.optional(),

@@ -1,6 +1,6 @@
-import { listLatestHeadObservations, type SqlClient } from "@rpcpulse/db";
-import { findNetwork } from "@rpcpulse/domain";
-import { computeNetworkHead } from "@rpcpulse/prober";
+import { listLatestNetworkHeads, type SqlClient } from "@rpcpulse/db";
+import { findNetwork, projectHead } from "@rpcpulse/domain";
+import { computeNetworkDecisions } from "../consensus/decide-network-heads.js";
 import { z } from "zod";
 
 /** The consensus head of a network as the public pages and the API show it. */
@@ -8,13 +8,19 @@ export const NetworkHeadSummary = z
   .object({
     block: z.number().int().meta({ description: "Consensus head projected to `at` (not the maximum reported)." }),
     at: z.iso.datetime(),
-    agreeing: z.number().int().meta({ description: "Endpoints within the agreement band of the head." }),
-    considered: z.number().int().meta({ description: "Fresh, healthy endpoints considered." }),
+    agreeing: z.number().int().meta({ description: "Independent sources within the agreement band of the head." }),
+    considered: z.number().int().meta({ description: "Independent sources that counted (fresh, plausible)." }),
+    quorum: z
+      .number()
+      .int()
+      .meta({ description: "Sources that must reach the head: max(2, a third of those considered)." }),
+    decidedAt: z.iso.datetime().meta({ description: "When the worker decided it (projected from then to `at`)." }),
   })
   .strict();
 export type NetworkHeadSummary = z.infer<typeof NetworkHeadSummary>;
 
-const OBSERVATION_WINDOW_MS = 5 * 60_000;
+/** A stored decision older than this is not used: the head is decided live from the same sources. */
+const DECISION_MAX_AGE_MS = 2 * 60_000;
 /** Fresh for 5 s, then served stale (up to 60 s) while one background refresh runs. */
 const MEMO_FRESH_MS = 5_000;
 const MEMO_STALE_MS = 60_000;
@@ -26,29 +32,39 @@ interface Entry {
 const memos = new WeakMap<object, Map<string, Entry>>();
 
 async function computeHead(sql: SqlClient, network: string, now: number): Promise<NetworkHeadSummary | null> {
-  const info = findNetwork(network);
-  if (!info) return null;
-  const rows = await listLatestHeadObservations(sql, { network, since: new Date(now - OBSERVATION_WINDOW_MS) });
-  const healthy = rows.filter((r) => r.ok && r.headBlock !== null).length;
-  const head = computeNetworkHead(
-    rows.map((r) => ({
-      endpointId: r.endpointId,
-      ok: r.ok,
-      headBlock: r.headBlock,
-      headTime: r.headTime?.getTime() ?? null,
-      observedAt: r.observedAt.getTime(),
-    })),
-    // As the ranking job: two agreeing endpoints when there are enough to disagree, one otherwise.
-    { now, blockIntervalMs: info.blockIntervalMs, minAgreeing: healthy >= 3 ? 2 : 1 },
-  );
-  if (head.head === null) return null;
-  return { block: head.head, at: new Date(now).toISOString(), agreeing: head.supporters, considered: head.considered };
+  if (!findNetwork(network)) return null;
+  const [stored] = await listLatestNetworkHeads(sql, {
+    since: new Date(now - DECISION_MAX_AGE_MS),
+    networkSlug: network,
+  });
+  if (stored && stored.time.getTime() <= now) {
+    const anchor = { block: stored.headBlock, anchorMs: stored.anchorTime.getTime() };
+    return {
+      block: projectHead(anchor, now, stored.blockIntervalMs),
+      at: new Date(now).toISOString(),
+      agreeing: stored.agreeing,
+      considered: stored.considered,
+      quorum: stored.quorum,
+      decidedAt: stored.time.toISOString(),
+    };
+  }
+  const [live] = await computeNetworkDecisions(sql, { at: now, networkSlug: network });
+  const head = live?.decision.head;
+  if (!live || !head) return null;
+  return {
+    block: head.block,
+    at: new Date(now).toISOString(),
+    agreeing: live.decision.agreeing,
+    considered: live.decision.considered,
+    quorum: live.decision.quorum,
+    decidedAt: new Date(now).toISOString(),
+  };
 }
 
 /**
- * The network's consensus head now (computeNetworkHead over each endpoint's latest probe of the last
- * 5 minutes: two endpoints must agree when three or more are healthy, a bogus future head is
- * ignored); null without consensus.
+ * The network's consensus head now: the worker's latest decision (network_heads) projected to now, or,
+ * when the worker has not decided one lately, the same decision made live (computeNetworkDecisions);
+ * null without a quorum.
  * Memoised per pool: fresh 5 s, then stale up to 60 s while one refresh runs (no request waits on it).
  */
 export function getNetworkHead(

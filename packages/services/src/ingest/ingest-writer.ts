@@ -1,6 +1,6 @@
 import { writeIngestFlush, type IngestFlushBatch, type SqlSessionPool } from "@rpcpulse/db";
 import type { IngestJob } from "./accept-agent-batch.js";
-import type { NetworkHeadTracker } from "./network-heads.js";
+import type { NetworkHeadTracker, NodeHeadBatch } from "./network-heads.js";
 
 /**
  * The worker's write stage: a micro-batcher. Jobs processed concurrently (worker concurrency
@@ -32,6 +32,7 @@ export interface FlushStats {
 
 export type IngestWriteJob = Pick<
   IngestJob,
+  | "organizationId"
   | "nodeId"
   | "networkId"
   | "batchSeq"
@@ -69,6 +70,18 @@ function isDataError(error: unknown): boolean {
   return typeof code === "string" && /^(22|23)/.test(code);
 }
 
+function headBatchOf(job: IngestWriteJob): NodeHeadBatch {
+  return {
+    organizationId: job.organizationId,
+    networkId: job.networkId,
+    nodeId: job.nodeId,
+    times: job.samples.time,
+    clockSkewMs: job.clockSkewMs,
+    heads: job.samples.headBlock,
+    headTimes: job.samples.headTime,
+  };
+}
+
 export function createIngestWriter(deps: { pool: SqlSessionPool }, options: IngestWriterOptions = {}): IngestWriter {
   const maxSamples = options.maxSamples ?? 5_000;
   const maxDelayMs = options.maxDelayMs ?? 25;
@@ -89,9 +102,7 @@ export function createIngestWriter(deps: { pool: SqlSessionPool }, options: Inge
     samples: job.samples,
     remoteIps: job.remoteIps,
     settings: job.settings ?? null,
-    lagBlocks:
-      options.networkHeads?.lagBlocks(job.networkId, job.samples.time, job.samples.headBlock) ??
-      job.samples.time.map(() => null),
+    lagBlocks: options.networkHeads?.lagBlocks(headBatchOf(job)) ?? job.samples.time.map(() => null),
   });
 
   const run = async (group: Pending[]): Promise<void> => {
@@ -99,7 +110,7 @@ export function createIngestWriter(deps: { pool: SqlSessionPool }, options: Inge
     const heads = options.networkHeads;
     if (heads) {
       await heads.refresh().catch((error: unknown) => options.onBackgroundError?.(error));
-      for (const p of group) heads.observe(p.job.networkId, p.job.samples.time, p.job.samples.headBlock);
+      for (const p of group) heads.observe(headBatchOf(p.job));
     }
     try {
       const result = await writeIngestFlush(
