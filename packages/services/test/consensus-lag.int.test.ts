@@ -146,6 +146,24 @@ describe("node lag against the consensus head (real PostgreSQL, real writer)", (
     }
   });
 
+  test("a leader's batch that arrives after its follower's revises the follower's stored lag", async () => {
+    const tracker = createNetworkHeadTracker({ sql: db.pool }, { refreshMs: 0 });
+    const writer = createIngestWriter({ pool: db.pool }, { networkHeads: tracker, maxDelayMs: 1 });
+    const t0 = Date.now() - 60_000;
+    // Both level at first.
+    await writer.write(job("a-leader", t0, heightAt(t0)));
+    await writer.write(job("a-follower", t0 + 300, heightAt(t0 + 300)));
+    // The leader jumps 40 blocks ahead of the follower (a catch-up, or blocks mined at once on a dev
+    // chain); the follower's next batch arrives first and is measured against the old leader head.
+    const follower = job("a-follower", t0 + 5_300, heightAt(t0 + 5_300));
+    await writer.write(follower);
+    assert.equal(await storedLag("a-follower", t0 + 5_300), 0, "measured before the leader's batch arrived");
+    await writer.write(job("a-leader", t0 + 5_000, heightAt(t0 + 5_000) + 40));
+    await writer.close();
+    assert.equal(await storedLag("a-follower", t0 + 5_300), 40, "revised when the leader's batch arrived");
+    assert.equal(await storedLag("a-leader", t0 + 5_000), 0);
+  });
+
   test("another organization's node never changes your lag; the consensus needs two independent sources", async () => {
     const now = Date.now();
     const tracker = createNetworkHeadTracker({ sql: db.pool }, { refreshMs: 0 });

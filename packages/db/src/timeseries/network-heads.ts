@@ -218,3 +218,26 @@ export async function pruneNetworkHeads(sql: SqlClient, params: { before: Date }
   );
   return z.array(z.object({ n: dbNumber })).parse(rows)[0]?.n ?? 0;
 }
+
+/**
+ * Store revised lags of samples already written (a leader's batch arrived after its followers'):
+ * one statement, only rows whose lag differs. Returns the rows changed.
+ */
+export async function updateNodeSampleLags(
+  sql: SqlClient,
+  rows: ReadonlyArray<{ nodeId: string; time: number; lagBlocks: number }>,
+): Promise<number> {
+  if (rows.length === 0) return 0;
+  const { rows: out } = await sql.query(
+    `WITH v AS (SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::int[]) AS v(node_id, time, lag)),
+     u AS (UPDATE node_samples s SET lag_blocks = v.lag FROM v
+           WHERE s.node_id = v.node_id AND s.time = v.time AND s.lag_blocks IS DISTINCT FROM v.lag RETURNING 1)
+     SELECT count(*) AS n FROM u`,
+    [
+      rows.map((r) => r.nodeId),
+      rows.map((r) => new Date(r.time)),
+      rows.map((r) => Math.min(2_147_483_647, r.lagBlocks)),
+    ],
+  );
+  return z.array(z.object({ n: dbNumber })).parse(out)[0]?.n ?? 0;
+}

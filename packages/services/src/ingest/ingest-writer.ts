@@ -1,4 +1,10 @@
-import { writeIngestFlush, type IngestFlushBatch, type SqlSessionPool } from "@rpcpulse/db";
+import {
+  updateNodeSampleLags,
+  writeIngestFlush,
+  type IngestFlushBatch,
+  type SqlClient,
+  type SqlSessionPool,
+} from "@rpcpulse/db";
 import type { IngestJob } from "./accept-agent-batch.js";
 import type { NetworkHeadTracker, NodeHeadBatch } from "./network-heads.js";
 
@@ -82,7 +88,10 @@ function headBatchOf(job: IngestWriteJob): NodeHeadBatch {
   };
 }
 
-export function createIngestWriter(deps: { pool: SqlSessionPool }, options: IngestWriterOptions = {}): IngestWriter {
+export function createIngestWriter(
+  deps: { pool: SqlSessionPool & SqlClient },
+  options: IngestWriterOptions = {},
+): IngestWriter {
   const maxSamples = options.maxSamples ?? 5_000;
   const maxDelayMs = options.maxDelayMs ?? 25;
   const maxConcurrent = options.maxConcurrentFlushes ?? 2;
@@ -105,6 +114,13 @@ export function createIngestWriter(deps: { pool: SqlSessionPool }, options: Inge
     lagBlocks: options.networkHeads?.lagBlocks(headBatchOf(job)) ?? job.samples.time.map(() => null),
   });
 
+  /** Samples written earlier whose lag this flush's heads change (late leader batches): stored, best effort. */
+  const reviseLags = async (heads: NetworkHeadTracker, group: Pending[]) => {
+    const corrections = heads.revise(group.map((p) => headBatchOf(p.job)));
+    if (corrections.length === 0) return;
+    await updateNodeSampleLags(deps.pool, corrections).catch((error: unknown) => options.onBackgroundError?.(error));
+  };
+
   const run = async (group: Pending[]): Promise<void> => {
     const started = performance.now();
     const heads = options.networkHeads;
@@ -126,6 +142,7 @@ export function createIngestWriter(deps: { pool: SqlSessionPool }, options: Inge
         durationMs: performance.now() - started,
       });
       for (const p of group) p.resolve({ flushSamplesInserted: result.samplesInserted, path: result.path });
+      if (heads) await reviseLags(heads, group);
     } catch (error) {
       if (group.length > 1 && isDataError(error)) {
         // One bad batch must not fail its neighbours: write each alone.

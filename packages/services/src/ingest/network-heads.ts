@@ -31,10 +31,23 @@ export interface NodeHeadBatch {
   headTimes: readonly (number | null)[];
 }
 
+/** A stored sample whose lag changed because a batch it was measured without arrived later. */
+export interface LagCorrection {
+  nodeId: string;
+  /** The sample's stored time (agent clock, as in node_samples). */
+  time: number;
+  lagBlocks: number;
+}
+
 export interface NetworkHeadTracker {
   observe(batch: NodeHeadBatch): void;
-  /** Blocks behind the reference per sample (0 when level or ahead); null without a reference. */
+  /** Blocks behind the reference per sample (0 when level or ahead); null without a reference. Remembered for revise(). */
   lagBlocks(batch: NodeHeadBatch): (number | null)[];
+  /**
+   * After `batches` were observed: the lags of the organization's other recent samples that these
+   * batches change (a leader's batch arriving after its followers'), for the writer to store.
+   */
+  revise(batches: readonly NodeHeadBatch[]): LagCorrection[];
   /** Load new consensus decisions and the nodes' newest heads (throttled to refreshMs); errors are the caller's to log. */
   refresh(now?: number): Promise<void>;
 }
@@ -42,6 +55,14 @@ export interface NetworkHeadTracker {
 interface NodeObservation {
   at: number;
   anchor: ConsensusAnchor;
+}
+
+/** A sample whose lag was computed recently, kept so a late batch can revise it. */
+interface MeasuredSample {
+  at: number;
+  storedTime: number;
+  head: number;
+  lag: number | null;
 }
 
 export interface NetworkHeadTrackerOptions {
@@ -57,6 +78,8 @@ export interface NetworkHeadTrackerOptions {
 
 /** Per node, observations kept in time order (bounded). */
 const MAX_NODE_OBSERVATIONS = 64;
+/** Per node, measured samples kept for revision (bounded; they are pruned by age too). */
+const MAX_MEASURED_SAMPLES = 32;
 
 function nearest<T extends { at: number }>(list: readonly T[], t: number): T | undefined {
   // Lists are short and sorted by time: binary search the insertion point, then compare neighbours.
@@ -96,6 +119,8 @@ export function createNetworkHeadTracker(
   const consensus = new Map<string, Array<{ at: number; anchor: ConsensusAnchor }>>();
   /** `${organizationId}/${networkId}` → nodeId → observations sorted by time. */
   const nodes = new Map<string, Map<string, NodeObservation[]>>();
+  /** Same key → nodeId → samples measured lately. */
+  const measured = new Map<string, Map<string, MeasuredSample[]>>();
   let lastRefresh = -Infinity;
   let newestDecision = -Infinity;
 
@@ -133,6 +158,22 @@ export function createNetworkHeadTracker(
 
   const serverTimes = (batch: NodeHeadBatch) => batch.times.map((t) => t - batch.clockSkewMs);
 
+  /** max(consensus projected to t, the organization's other nodes read near t projected to t); null without any. */
+  const referenceAt = (networkId: string, key: string, nodeId: string, t: number, interval: number) => {
+    let reference: number | null = null;
+    const decision = nearest(consensus.get(networkId) ?? [], t);
+    if (decision && Math.abs(decision.at - t) <= maxConsensusDistance)
+      reference = projectHead(decision.anchor, t, interval);
+    for (const [peer, list] of nodes.get(key) ?? []) {
+      if (peer === nodeId) continue;
+      const o = nearest(list, t);
+      if (!o || Math.abs(o.at - t) > maxNodeDistance) continue;
+      const projected = projectHead(o.anchor, t, interval);
+      if (reference === null || projected > reference) reference = projected;
+    }
+    return reference;
+  };
+
   const prune = (now: number) => {
     const cutoff = now - horizonMs;
     for (const list of consensus.values()) {
@@ -141,6 +182,15 @@ export function createNetworkHeadTracker(
     }
     for (const byNode of nodes.values()) {
       for (const [nodeId, list] of byNode) if ((list.at(-1)?.at ?? 0) < cutoff) byNode.delete(nodeId);
+    }
+    // A late batch revises samples measured at most maxNodeDistance before it arrived.
+    const revisable = now - 4 * maxNodeDistance;
+    for (const byNode of measured.values()) {
+      for (const [nodeId, list] of byNode) {
+        const keep = list.findIndex((m) => m.at >= revisable);
+        if (keep === -1) byNode.delete(nodeId);
+        else list.splice(0, keep);
+      }
     }
   };
 
@@ -158,27 +208,51 @@ export function createNetworkHeadTracker(
     lagBlocks(batch) {
       const interval = intervalOf(batch.networkId);
       if (interval === undefined) return batch.times.map(() => null);
-      const decisions = consensus.get(batch.networkId) ?? [];
-      const peers = [
-        ...(nodes.get(`${batch.organizationId}/${batch.networkId}`) ?? new Map<string, NodeObservation[]>()),
-      ]
-        .filter(([nodeId]) => nodeId !== batch.nodeId)
-        .map(([, list]) => list);
-      return serverTimes(batch).map((t, i) => {
+      const key = `${batch.organizationId}/${batch.networkId}`;
+      let byNode = measured.get(key);
+      if (!byNode) measured.set(key, (byNode = new Map()));
+      let list = byNode.get(batch.nodeId);
+      if (!list) byNode.set(batch.nodeId, (list = []));
+      const times = serverTimes(batch);
+      return times.map((t, i) => {
         const own = batch.heads[i] ?? null;
         if (own === null) return null;
-        let reference: number | null = null;
-        const decision = nearest(decisions, t);
-        if (decision && Math.abs(decision.at - t) <= maxConsensusDistance)
-          reference = projectHead(decision.anchor, t, interval);
-        for (const list of peers) {
-          const o = nearest(list, t);
-          if (!o || Math.abs(o.at - t) > maxNodeDistance) continue;
-          const projected = projectHead(o.anchor, t, interval);
-          if (reference === null || projected > reference) reference = projected;
-        }
-        return reference === null ? null : lagAgainst({ block: reference, anchorMs: t }, t, own, interval);
+        const reference = referenceAt(batch.networkId, key, batch.nodeId, t, interval);
+        const lag = lagAgainst(reference === null ? null : { block: reference, anchorMs: t }, t, own, interval);
+        insertSorted(list, { at: t, storedTime: batch.times[i]!, head: own, lag }, MAX_MEASURED_SAMPLES);
+        return lag;
       });
+    },
+    revise(batches) {
+      const corrections: LagCorrection[] = [];
+      const done = new Set<string>();
+      for (const batch of batches) {
+        const interval = intervalOf(batch.networkId);
+        const key = `${batch.organizationId}/${batch.networkId}`;
+        const byNode = measured.get(key);
+        const times = serverTimes(batch);
+        if (interval === undefined || !byNode || times.length === 0) continue;
+        const from = Math.min(...times) - maxNodeDistance;
+        const to = Math.max(...times) + maxNodeDistance;
+        for (const [nodeId, list] of byNode) {
+          if (nodeId === batch.nodeId) continue;
+          for (const m of list) {
+            if (m.at < from || m.at > to || done.has(`${nodeId}/${m.at}`)) continue;
+            const reference = referenceAt(batch.networkId, key, nodeId, m.at, interval);
+            const lag = lagAgainst(
+              reference === null ? null : { block: reference, anchorMs: m.at },
+              m.at,
+              m.head,
+              interval,
+            );
+            if (lag === null || lag === m.lag) continue;
+            m.lag = lag;
+            done.add(`${nodeId}/${m.at}`);
+            corrections.push({ nodeId, time: m.storedTime, lagBlocks: lag });
+          }
+        }
+      }
+      return corrections;
     },
     async refresh(now = Date.now()) {
       if (now - lastRefresh < refreshMs) return;
