@@ -93,6 +93,8 @@ export const workerEnvShape = {
   DIRECTORY_RANK_INTERVAL_MS: milliseconds(60_000, 1_000),
   /** How often every network's consensus head is decided and stored (network_heads); lag is measured against it. */
   NETWORK_HEAD_INTERVAL_MS: milliseconds(10_000, 1_000),
+  /** How often the public URL of every node that has one is checked (public head vs node head). */
+  PUBLIC_HEAD_INTERVAL_MS: milliseconds(30_000, 1_000),
   // Tuning advisor: one recurring sweep evaluates nodes with new samples and verifies applied suggestions.
   ...consumerEnv("advisor", { concurrency: 1 }),
   /** Sweep period (the advisor job); each run evaluates at most ADVISOR_BATCH_SIZE nodes with new samples. */

@@ -155,6 +155,7 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
           capabilitiesEveryMs: env.PROBE_CAPABILITY_INTERVAL_MS,
           rankEveryMs: env.DIRECTORY_RANK_INTERVAL_MS,
           headsEveryMs: env.NETWORK_HEAD_INTERVAL_MS,
+          publicHeadsEveryMs: env.PUBLIC_HEAD_INTERVAL_MS,
         },
         alertsEveryMs: env.ALERT_EVALUATE_INTERVAL_MS,
         statusUptimeEveryMs: env.STATUS_UPTIME_INTERVAL_MS,

@@ -14,7 +14,13 @@ export interface RecurringJobSettings {
   /** Tuning advisor sweep period (advisor queue); omitted = no advisor schedule. */
   advisorEveryMs?: number;
   /** Public endpoint directory (probe queue); omitted = no directory schedules. */
-  directory?: { probeEveryMs: number; capabilitiesEveryMs: number; rankEveryMs: number; headsEveryMs?: number };
+  directory?: {
+    probeEveryMs: number;
+    capabilitiesEveryMs: number;
+    rankEveryMs: number;
+    headsEveryMs?: number;
+    publicHeadsEveryMs?: number;
+  };
   /** Alert evaluation period (alerts queue); omitted = no alert schedule. */
   alertsEveryMs?: number;
   /** Delivery outbox sweep period (alerts queue); omitted = no sweep schedule. */
@@ -105,6 +111,13 @@ export function listRecurringJobs(settings: RecurringJobSettings): RecurringJob[
       everyMs: d.headsEveryMs ?? 10_000,
       jobName: "network-heads",
       payload: { task: "heads" },
+    },
+    {
+      id: "node-public-heads",
+      queue: "probe",
+      everyMs: d.publicHeadsEveryMs ?? d.probeEveryMs,
+      jobName: "node-public-heads",
+      payload: { task: "public-heads" },
     },
   ];
   return [storage, ...statusUptime, ...directory, ...alerts, ...listAdvisorJobs(settings)];

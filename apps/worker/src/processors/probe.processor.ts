@@ -1,6 +1,12 @@
 import type { SqlPool } from "@rpcpulse/db";
 import { createSafeHttpClient } from "@rpcpulse/prober";
-import { checkDirectoryCapabilities, decideNetworkHeads, probeDirectoryRound, rankDirectory } from "@rpcpulse/services";
+import {
+  checkDirectoryCapabilities,
+  decideNetworkHeads,
+  probeDirectoryRound,
+  probeNodePublicHeads,
+  rankDirectory,
+} from "@rpcpulse/services";
 import type { Processor } from "../shell/register-processor.js";
 
 export interface ProbeProcessorSettings {
@@ -16,7 +22,8 @@ export interface ProbeProcessorSettings {
 
 /**
  * probe jobs: one round of head probes (bounded concurrency, starts jittered within the round),
- * capability checks of endpoints due, or the ranking job; each is one service call.
+ * capability checks of endpoints due, the ranking job, network heads or nodes' public URLs; each is
+ * one service call.
  */
 export function createProbeProcessor(deps: { pool: SqlPool }, settings: ProbeProcessorSettings): Processor<"probe"> {
   const client = createSafeHttpClient({ allowPrivate: settings.allowPrivate, timeoutMs: settings.timeoutMs });
@@ -26,6 +33,14 @@ export function createProbeProcessor(deps: { pool: SqlPool }, settings: ProbePro
     if (task === "heads") {
       const report = await decideNetworkHeads({ sql: deps.pool });
       log.debug(report, "network heads decided");
+      return report;
+    }
+    if (task === "public-heads") {
+      const report = await probeNodePublicHeads(
+        { sql: deps.pool },
+        { client, concurrency: Math.min(16, settings.concurrency), onlyPrivate: settings.onlyPrivate },
+      );
+      log.info(report, "node public heads checked");
       return report;
     }
     if (task === "rank") {

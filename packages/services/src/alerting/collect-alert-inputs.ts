@@ -1,14 +1,18 @@
 /** One evaluation round's reads: targets of every enabled rule and the series they need. */
 import {
+  listNodeHeads,
   listNodeIdsByOrganization,
   readEndpointAlertSnapshots,
   readHighSeveritySuggestions,
   readNodeAlertSnapshots,
+  readNodeFinalityStates,
   readNodeLatencyP95,
   readNodeTopRemoteIp,
   type AlertRuleRow,
   type EndpointAlertSnapshot,
   type NodeAlertSnapshot,
+  type NodeFinalityState,
+  type NodePublicHeadRow,
   type PrismaClient,
   type SqlClient,
 } from "@rpcpulse/db";
@@ -31,6 +35,18 @@ export interface CollectedTargets {
 }
 
 const MINUTE = 60_000;
+
+/**
+ * Samples the finality_stalled rules look back over: twice the largest threshold plus 10 minutes
+ * (at most a day), so a stall past the threshold is always measured from inside the window.
+ */
+function finalityLookbackStart(rules: readonly AlertRuleRow[], now: Date): Date {
+  const thresholds = rules
+    .filter((r) => r.type === "finality_stalled")
+    .map((r) => resolveThresholds("finality_stalled", r.params).threshold);
+  const seconds = Math.min(86_400, 2 * Math.max(0, ...thresholds) + 600);
+  return new Date(now.getTime() - seconds * 1000);
+}
 
 export async function collectAlertTargets(
   deps: { prisma: PrismaClient; sql: SqlClient },
@@ -60,6 +76,12 @@ export async function collectAlertTargets(
   const topIps = nodeRules.some((r) => r.type === "connection_flood")
     ? await readNodeTopRemoteIp(deps.sql, nodeIds)
     : new Map<string, { ip: string; conns: number }>();
+  const finality = nodeRules.some((r) => r.type === "finality_stalled")
+    ? await readNodeFinalityStates(deps.sql, { nodeIds, since: finalityLookbackStart(nodeRules, now) })
+    : new Map<string, NodeFinalityState>();
+  const publicHeads = nodeRules.some((r) => r.type === "public_head_behind")
+    ? new Map((await listNodeHeads(deps.sql, nodeIds)).map((h) => [h.nodeId, h.publicHead]))
+    : new Map<string, NodePublicHeadRow | null>();
   const suggestions = nodeRules.some((r) => r.type === "suggestion")
     ? await readHighSeveritySuggestions(deps.sql, nodeIds)
     : new Map<string, { open: number; title: string | null }>();
@@ -88,6 +110,8 @@ export async function collectAlertTargets(
           latencyP95: latency.get(windowOf(rule))?.get(id),
           topRemoteIp: topIps.get(id),
           suggestions: suggestions.get(id),
+          finality: finality.get(id),
+          publicHead: publicHeads.get(id),
         },
         now,
       );

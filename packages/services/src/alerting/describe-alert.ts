@@ -55,6 +55,13 @@ export function describeCondition(input: DescribeInput): string {
       return `${Math.round(value)} connections from one remote IP${extra}`;
     case "suggestion":
       return `${Math.round(value)} high-severity tuning suggestion${Math.round(value) === 1 ? "" : "s"} open${extra}`;
+    case "finality_stalled":
+      return `finalized block unchanged for ${formatDuration(value * 1000)} while the head advances${extra}`;
+    case "public_head_behind": {
+      const blocks = Math.round(value);
+      const time = blockIntervalMs ? ` (~${formatDuration(blocks * blockIntervalMs)})` : "";
+      return `public URL ${blocks} block${blocks === 1 ? "" : "s"} behind the node's own head${time}${extra}`;
+    }
   }
 }
 

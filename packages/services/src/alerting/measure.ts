@@ -2,7 +2,14 @@
  * Series → one number per (rule, target), "higher is worse" for every type. Pure: the inputs are
  * the typed rows @rpcpulse/db reads for an evaluation round.
  */
-import type { EndpointAlertSnapshot, EndpointVantageProbes, NodeAlertSnapshot } from "@rpcpulse/db";
+import type {
+  EndpointAlertSnapshot,
+  EndpointVantageProbes,
+  NodeAlertSnapshot,
+  NodeFinalityState,
+  NodePublicHeadRow,
+} from "@rpcpulse/db";
+import { measureFinalityStalled, measurePublicHeadBehind } from "./measure-chain-heads.js";
 import type { AlertRuleType } from "./rule-params.js";
 
 export interface Measurement {
@@ -38,6 +45,10 @@ export interface NodeExtras {
   latencyP95: { p95: number | null; samples: number } | undefined;
   topRemoteIp: { ip: string; conns: number } | undefined;
   suggestions: { open: number; title: string | null } | undefined;
+  /** finality_stalled: the node's finality state (readNodeFinalityStates). */
+  finality?: NodeFinalityState | undefined;
+  /** public_head_behind: the latest check of its public URL (listNodeHeads). */
+  publicHead?: NodePublicHeadRow | null | undefined;
 }
 
 export function measureNode(type: AlertRuleType, node: NodeAlertSnapshot, extras: NodeExtras, now: Date): Measurement {
@@ -70,6 +81,10 @@ export function measureNode(type: AlertRuleType, node: NodeAlertSnapshot, extras
       const s = extras.suggestions;
       return s && s.open > 0 ? { value: s.open, ...(s.title ? { detail: s.title } : {}) } : { value: 0 };
     }
+    case "finality_stalled":
+      return measureFinalityStalled(extras.finality, now, { freshMs: FRESH_SAMPLE_MS });
+    case "public_head_behind":
+      return measurePublicHeadBehind(extras.publicHead, node.blockIntervalMs, now, { freshMs: FRESH_SAMPLE_MS });
     case "endpoint_down":
       return { value: null };
   }

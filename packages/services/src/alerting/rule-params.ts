@@ -11,6 +11,8 @@ export const ALERT_RULE_TYPES = [
   "port_exhaustion",
   "connection_flood",
   "suggestion",
+  "finality_stalled",
+  "public_head_behind",
 ] as const;
 export type AlertRuleType = (typeof ALERT_RULE_TYPES)[number];
 
@@ -89,6 +91,23 @@ export const RULE_TYPES: Record<AlertRuleType, RuleTypeInfo> = {
     defaults: { threshold: 1, degraded: null, windowMinutes: 0 },
     max: 1_000,
     help: "Open tuning suggestions of high or critical severity.",
+  },
+  finality_stalled: {
+    label: "Finality stalled (head moves, finalized block does not)",
+    unit: "s",
+    targets: "node",
+    // Ethereum's finalized checkpoint moves once per epoch (6.4 min): 10 min degraded, 15 min firing.
+    defaults: { threshold: 900, degraded: 600, windowMinutes: 0 },
+    max: 86_400,
+    help: "Seconds since the finalized (Hive/Steem: last irreversible) block last advanced while the head kept advancing.",
+  },
+  public_head_behind: {
+    label: "Public URL behind the node's own head",
+    unit: "blocks",
+    targets: "node",
+    defaults: { threshold: 10, degraded: 3, windowMinutes: 0 },
+    max: 10_000_000,
+    help: "Blocks the head served at the node's public URL is behind the node's own (latest check); a failing URL counts from the last head it served.",
   },
 };
 

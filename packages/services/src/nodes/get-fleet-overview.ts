@@ -1,8 +1,15 @@
-import { getFleetOverview as queryFleetOverview, type SqlClient } from "@rpcpulse/db";
+import {
+  finalityLagOf,
+  getFleetOverview as queryFleetOverview,
+  listOrganizationNodeHeads,
+  type NodeHeadsRow,
+  type SqlClient,
+} from "@rpcpulse/db";
 import { NETWORKS } from "@rpcpulse/domain";
 import { z } from "zod";
 import type { ServiceContext } from "../context.js";
 import { computeNodeStatus, NODE_STATUSES, type NodeStatus } from "./node-status.js";
+import { describePublicHead, type PublicHeadView } from "./public-head-view.js";
 
 export const FLEET_SORT_KEYS = [
   "name",
@@ -10,6 +17,7 @@ export const FLEET_SORT_KEYS = [
   "network",
   "client",
   "lag",
+  "finality",
   "headAge",
   "p50",
   "p95",
@@ -51,6 +59,10 @@ export interface FleetRow {
   clientVersion: string | null;
   region: string | null;
   lagBlocks: number | null;
+  /** Newest sample's head − finalized block (null when the node reports no finality). */
+  finalityLagBlocks: number | null;
+  /** Latest check of the node's public URL (null: no public URL, or not checked yet). */
+  publicHead: PublicHeadView | null;
   /** As of `now`: newest head time's age. */
   headAgeMs: number | null;
   latencyP50Ms: number | null;
@@ -95,6 +107,8 @@ function sortValue(row: FleetRow, key: FleetSortKey): string | number | null {
       return `${row.clientName} ${row.clientVersion ?? ""}`.toLowerCase();
     case "lag":
       return row.lagBlocks;
+    case "finality":
+      return row.finalityLagBlocks;
     case "headAge":
       return row.headAgeMs;
     case "p50":
@@ -110,6 +124,18 @@ function sortValue(row: FleetRow, key: FleetSortKey): string | number | null {
     case "agent":
       return row.agentVersion;
   }
+}
+
+/** Finality lag and the public-URL check of a fleet row (listOrganizationNodeHeads). */
+function chainHeadsOf(
+  h: NodeHeadsRow | undefined,
+  blockIntervalMs: number,
+): Pick<FleetRow, "finalityLagBlocks" | "publicHead"> {
+  if (!h) return { finalityLagBlocks: null, publicHead: null };
+  return {
+    finalityLagBlocks: finalityLagOf(h.headBlock, h.finalizedBlock),
+    publicHead: describePublicHead({ publicHead: h.publicHead, blockIntervalMs }),
+  };
 }
 
 /** Sort by `key`; empty values always last, ties by name. */
@@ -138,10 +164,14 @@ export async function getFleetOverview(
 ): Promise<FleetOverview> {
   const query = FleetQuery.parse(input.query);
   const now = input.now ?? new Date();
-  const raw = await queryFleetOverview(deps.sql, {
-    organizationId: ctx.organizationId,
-    latencySince: new Date(now.getTime() - FLEET_LATENCY_WINDOW_MS),
-  });
+  const [raw, heads] = await Promise.all([
+    queryFleetOverview(deps.sql, {
+      organizationId: ctx.organizationId,
+      latencySince: new Date(now.getTime() - FLEET_LATENCY_WINDOW_MS),
+    }),
+    listOrganizationNodeHeads(deps.sql, ctx.organizationId),
+  ]);
+  const headsById = new Map(heads.map((h) => [h.nodeId, h]));
   const summary = { total: raw.length, up: 0, lagging: 0, down: 0, waiting: 0 };
   const networks = new Map<string, string>();
   const all: FleetRow[] = raw.map((r) => {
@@ -164,6 +194,7 @@ export async function getFleetOverview(
       clientVersion: r.clientVersion,
       region: r.region,
       lagBlocks: r.lagBlocks,
+      ...chainHeadsOf(headsById.get(r.id), r.blockIntervalMs),
       headAgeMs,
       latencyP50Ms: r.latencyP50Ms,
       latencyP95Ms: r.latencyP95Ms,

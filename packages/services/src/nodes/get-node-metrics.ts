@@ -1,8 +1,10 @@
 import {
+  finalityLagOf,
   getLatestNodeSamples,
   getNodeSeries,
   getRemoteIpSeries,
   getTopRemoteIps,
+  listNodeHeads,
   type NodeSeriesPoint,
   type SqlClient,
   type TopRemoteIp,
@@ -11,6 +13,7 @@ import { z } from "zod";
 import type { ServiceContext, ServiceDeps } from "../context.js";
 import { getNode } from "./manage-nodes.js";
 import { computeNodeStatus, type NodeStatus } from "./node-status.js";
+import { describePublicHead, type PublicHeadView } from "./public-head-view.js";
 
 export const METRIC_RANGES = ["1h", "24h", "7d", "30d"] as const;
 export const MetricRange = z.enum(METRIC_RANGES);
@@ -41,6 +44,7 @@ export const SERIES_KEYS = [
   "timeWaitOutMax",
   "lagBlocksMax",
   "headAgeMsMax",
+  "finalityLagBlocks",
   "connectMsAvg",
   "ttfbMsAvg",
   "totalMsAvg",
@@ -63,6 +67,12 @@ export interface NodeMetrics {
     clientVersion: string | null;
     lagBlocks: number | null;
     headAgeMs: number | null;
+    /** Newest sample: head and finalized block, and head − finalized. */
+    headBlock: number | null;
+    finalizedBlock: number | null;
+    finalityLagBlocks: number | null;
+    /** Latest check of the public URL next to the node's own head (null: none, or not checked yet). */
+    publicHead: PublicHeadView | null;
   };
   range: MetricRange;
   from: string;
@@ -88,10 +98,11 @@ export async function getNodeMetrics(
   const node = await getNode(deps, ctx, { nodeId: input.nodeId });
   const to = input.now ?? new Date();
   const from = new Date(to.getTime() - RANGE_MS[range]);
-  const [series, top, latest] = await Promise.all([
+  const [series, top, latest, heads] = await Promise.all([
     getNodeSeries(deps.sql, { nodeId: node.id, from, to, resolution: "auto" }),
     getTopRemoteIps(deps.sql, { nodeId: node.id, from, to, limit: 10 }),
     getLatestNodeSamples(deps.sql, [node.id]).then((rows) => rows[0] ?? null),
+    listNodeHeads(deps.sql, [node.id]).then((rows) => rows[0] ?? null),
   ]);
   const lastSeenAt =
     latest && (!node.lastSeenAt || latest.time.getTime() > node.lastSeenAt.getTime()) ? latest.time : node.lastSeenAt;
@@ -142,6 +153,10 @@ export async function getNodeMetrics(
       clientVersion: node.clientVersion,
       lagBlocks: latest?.lagBlocks ?? null,
       headAgeMs,
+      headBlock: heads?.headBlock ?? null,
+      finalizedBlock: heads?.finalizedBlock ?? null,
+      finalityLagBlocks: finalityLagOf(heads?.headBlock ?? null, heads?.finalizedBlock ?? null),
+      publicHead: describePublicHead({ publicHead: heads?.publicHead ?? null, blockIntervalMs: node.blockIntervalMs }),
     },
     range,
     from: from.toISOString(),
