@@ -97,6 +97,24 @@ function nearest<T extends { at: number }>(list: readonly T[], t: number): T | u
   return t - before.at <= after.at - t ? before : after;
 }
 
+/**
+ * The observation to project from for time t: the newest one read at or before t (its head existed
+ * then, so projecting forward is a tight lower bound), else the first one after t.
+ */
+function atOrBefore<T extends { at: number }>(list: readonly T[], t: number, maxDistance: number): T | undefined {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.at <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  const before = list[lo - 1];
+  if (before && t - before.at <= maxDistance) return before;
+  const after = list[lo];
+  return after && after.at - t <= maxDistance ? after : undefined;
+}
+
 function insertSorted<T extends { at: number }>(list: T[], item: T, max: number): void {
   let i = list.length;
   while (i > 0 && list[i - 1]!.at > item.at) i--;
@@ -166,8 +184,8 @@ export function createNetworkHeadTracker(
       reference = projectHead(decision.anchor, t, interval);
     for (const [peer, list] of nodes.get(key) ?? []) {
       if (peer === nodeId) continue;
-      const o = nearest(list, t);
-      if (!o || Math.abs(o.at - t) > maxNodeDistance) continue;
+      const o = atOrBefore(list, t, maxNodeDistance);
+      if (!o) continue;
       const projected = projectHead(o.anchor, t, interval);
       if (reference === null || projected > reference) reference = projected;
     }
