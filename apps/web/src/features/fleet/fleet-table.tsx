@@ -1,5 +1,6 @@
 import type { FleetOverview, FleetQuery, FleetSortKey } from "@rpcpulse/services";
-import { formatAgo, formatCount, formatDuration, formatMs } from "./format.js";
+import { formatAgo, formatCount, formatDuration, formatLag, formatMs, UNKNOWN_LAG_TITLE } from "./format.js";
+import { PublicHeadCell } from "./public-head.js";
 
 const COLUMNS: { key: FleetSortKey; label: string; numeric?: boolean; title?: string }[] = [
   { key: "name", label: "Node" },
@@ -7,7 +8,19 @@ const COLUMNS: { key: FleetSortKey; label: string; numeric?: boolean; title?: st
   { key: "network", label: "Network" },
   { key: "client", label: "Client" },
   { key: "lag", label: "Lag", numeric: true, title: "Blocks behind the network head" },
+  {
+    key: "finality",
+    label: "Finality",
+    numeric: true,
+    title: "Finality lag: head − finalized block (Hive/Steem: last irreversible block)",
+  },
   { key: "headAge", label: "Head age", numeric: true },
+  {
+    key: "publicHead",
+    label: "Public head",
+    numeric: true,
+    title: "Head served at the node's public URL − the node's own head (⚠ behind or failing)",
+  },
   { key: "p50", label: "p50", numeric: true, title: "RPC latency, last 15 min" },
   { key: "p95", label: "p95", numeric: true, title: "RPC latency, last 15 min" },
   { key: "connections", label: "Conns", numeric: true, title: "ESTABLISHED TCP connections" },
@@ -78,8 +91,18 @@ export function FleetTable({ slug, overview }: { slug: string; overview: FleetOv
                 {r.clientName}
                 {r.clientVersion ? ` ${r.clientVersion}` : ""}
               </td>
-              <td className="num">{formatCount(r.lagBlocks)}</td>
+              <td
+                className="num"
+                title={r.lagBlocks === null && r.lastSeenAt ? UNKNOWN_LAG_TITLE : undefined}
+                data-testid="fleet-lag"
+              >
+                {formatLag(r.lagBlocks, r.lastSeenAt !== null)}
+              </td>
+              <td className="num">{formatCount(r.finalityLagBlocks)}</td>
               <td className="num">{formatDuration(r.headAgeMs)}</td>
+              <td className="num">
+                <PublicHeadCell view={r.publicHead} />
+              </td>
               <td className="num">{formatMs(r.latencyP50Ms)}</td>
               <td className="num">{formatMs(r.latencyP95Ms)}</td>
               <td className="num">{formatCount(r.connections)}</td>

@@ -43,3 +43,12 @@ export function formatBytes(bytes: number | null): string {
 export function formatUtc(at: Date | string | null): string {
   return at === null ? "—" : `${new Date(at).toISOString().slice(0, 19).replace("T", " ")} UTC`;
 }
+
+/** Lag in blocks; "unknown" once the node reports but no consensus head or own reference exists yet. */
+export function formatLag(lag: number | null, reporting: boolean): string {
+  if (lag !== null) return formatCount(lag);
+  return reporting ? "unknown" : "—";
+}
+
+export const UNKNOWN_LAG_TITLE =
+  "Unknown: no consensus head for this network yet (two independent sources are needed) and no other node of this organization to compare with.";

@@ -3,6 +3,7 @@ import type { NodeMetrics } from "@rpcpulse/services";
 import { useEffect, useState } from "react";
 import { TimeSeriesChart } from "../../components/charts/time-series-chart.js";
 import { formatAgo, formatBytes, formatCount, formatDuration, formatMs } from "./format.js";
+import { PublicHeadCard } from "./public-head.js";
 
 const COLORS = ["#0e7c86", "#d97706", "#7c3aed", "#dc2626", "#2563eb", "#059669"];
 const count = (v: number) => (Number.isInteger(v) ? formatCount(v) : v.toFixed(1));
@@ -65,8 +66,16 @@ export function NodeLive({ metricsUrl, initial }: { metricsUrl: string; initial:
         <span>
           {node.lastSeenAt ? `last batch ${formatAgo(node.lastSeenAt, now)}` : "no batch received yet"}
           {node.agentVersion ? ` · agent ${node.agentVersion}` : ""}
-          {node.lagBlocks !== null ? ` · lag ${formatCount(node.lagBlocks)} blocks` : ""}
+          {node.lagBlocks !== null
+            ? ` · lag ${formatCount(node.lagBlocks)} blocks`
+            : node.lastSeenAt
+              ? " · lag unknown (no consensus head yet)"
+              : ""}
           {node.headAgeMs !== null ? ` · head age ${formatDuration(node.headAgeMs)}` : ""}
+          {node.finalityLagBlocks !== null ? ` · finality lag ${formatCount(node.finalityLagBlocks)} blocks` : ""}
+          {node.publicHead?.verdict === "behind" || node.publicHead?.verdict === "failing"
+            ? ` · public URL ${node.publicHead.verdict}`
+            : ""}
         </span>
         {error ? <span className="muted small">(update failed: {error}; retrying)</span> : null}
       </div>
@@ -78,6 +87,15 @@ export function NodeLive({ metricsUrl, initial }: { metricsUrl: string; initial:
             itself when the first batch lands.
           </p>
         </div>
+      ) : null}
+      {node.status !== "waiting" || node.publicHead ? (
+        <PublicHeadCard
+          view={node.publicHead}
+          ownHead={node.headBlock}
+          finalizedBlock={node.finalizedBlock}
+          finalityLagBlocks={node.finalityLagBlocks}
+          now={now}
+        />
       ) : null}
       <p className="muted small">
         {m.resolution === "raw" ? "Raw 10 s samples" : m.resolution === "1m" ? "1-minute rollups" : "1-hour rollups"} ·
@@ -124,6 +142,15 @@ export function NodeLive({ metricsUrl, initial }: { metricsUrl: string; initial:
             { label: "lag (blocks)", color: "#dc2626", values: s.lagBlocksMax },
             { label: "head age", color: "#2563eb", values: s.headAgeMsMax, right: true, dashed: true },
           ]}
+        />
+        <TimeSeriesChart
+          title="Finality lag (head − finalized)"
+          time={m.time}
+          xRange={xRange}
+          unit="blocks"
+          format={count}
+          emptyText={`No finalized block reported in this range.${rollupNote}`}
+          series={[{ label: "finality lag (blocks)", color: "#7c3aed", values: s.finalityLagBlocks }]}
         />
         <TimeSeriesChart
           title="RPC latency phases"
