@@ -163,10 +163,14 @@ test.describe("public directory", () => {
       const claim = page.getByTestId("claim").filter({ hasText: HIVE_API });
       await expect(claim).toBeVisible();
       await expect(claim).toContainText("pending");
-      // 127.0.0.1 is no DNS name: only the agent method is offered, and this org has no such node.
+      // 127.0.0.1 is no DNS name: only the well-known file is offered (there is no agent method), and the
+      // web app refuses to fetch a loopback address (no CLAIM_ALLOW_PRIVATE in the e2e stack).
       await expect(claim.getByRole("button", { name: "Verify DNS record" })).toHaveCount(0);
-      await claim.getByRole("button", { name: "Verify through agent" }).click();
-      await expect(claim).toContainText("None of your nodes has a public URL on 127.0.0.1:18091");
+      await expect(claim.getByRole("button", { name: /agent/i })).toHaveCount(0);
+      await expect(claim.getByLabel("Or serve this file")).toHaveValue("https://127.0.0.1/.well-known/rpcpulse-claim");
+      await claim.getByRole("button", { name: "Verify well-known file" }).click();
+      await expect(claim).toContainText("was not fetched: the address is not public");
+      await expect(claim).toContainText("pending");
       await page.screenshot({ path: test.info().outputPath("claims.png"), fullPage: true });
       await claim.getByRole("button", { name: /Withdraw/ }).click();
       await expect(page.getByTestId("claim").filter({ hasText: HIVE_API })).toHaveCount(0);

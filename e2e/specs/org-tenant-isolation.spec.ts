@@ -74,7 +74,7 @@ test.describe("tenant isolation", () => {
         "POST verify foreign claim via own org",
         () =>
           alice.api.post(`/api/orgs/${alice.organization.id}/endpoint-claims/${claimId}`, {
-            data: { method: "agent" },
+            data: { method: "well-known" },
           }),
       ],
       [

@@ -214,9 +214,23 @@ test.describe("status route walker", () => {
           expect((await anon.get(`/status/${o.draft.slug}${suffix}`)).status(), `draft ${suffix}`).toBe(404);
         }
       }
-      // Host-header mapping: an unverified custom domain serves nothing (the landing page would be 200).
+      // Host-header mapping: an unverified custom domain serves nothing (the landing page would be 200),
+      // and a custom host never reaches another page's slug, the API or the app.
       const mapped = await anon.get("/", { headers: { host: "status.not-verified.example" } });
       expect(mapped.status()).toBe(404);
+      for (const path of [
+        `/status/${orgs[0]!.page.slug}`,
+        `/status/${orgs[0]!.page.slug}/summary.json`,
+        "/api/v1/chains",
+        "/app",
+        "/directory",
+      ]) {
+        const onCustomHost = await anon.get(path, {
+          headers: { host: "status.not-verified.example" },
+          maxRedirects: 0,
+        });
+        expect(onCustomHost.status(), `custom host ${path}`).toBe(404);
+      }
     } finally {
       await anon.dispose();
     }

@@ -35,6 +35,14 @@ export const webEnvShape = {
     .url()
     .refine((v) => v.startsWith("http://") || v.startsWith("https://"), "must be an http(s) URL")
     .optional(),
+  /**
+   * Let endpoint-claim checks fetch https://<host>/.well-known/rpcpulse-claim from loopback/private
+   * addresses (self-hosted lists, demo, tests; like the worker's PROBE_ALLOW_PRIVATE). Metadata stays blocked.
+   */
+  CLAIM_ALLOW_PRIVATE: z
+    .enum(["true", "false", "1", "0"])
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
   /** Comma-separated reverse proxy IPs/CIDRs whose X-Forwarded-For hops are trusted (rate limiting). */
   TRUSTED_PROXIES: z
     .string()

@@ -32,17 +32,22 @@ function contentSecurityPolicy(nonce: string): string {
  * with the visitor's nonce put in; the cache's own render request gets its placeholder nonce.
  */
 export async function proxy(request: NextRequest): Promise<Response> {
-  const placeholder = renderPlaceholderFor(request.headers);
-  const nonce = placeholder ?? freshNonce();
-  const csp = contentSecurityPolicy(nonce);
-
   // A status page on its own verified domain: map the Host header to /status/~<host>/… (see
-  // features/status/page-lookup.ts); the page answers 404 unless that domain is verified.
+  // features/status/page-lookup.ts) for every path, API and prefetches included, so a custom host
+  // serves that page only; the page answers 404 unless that domain is verified.
   const rewrite = rewriteForHost({
     host: request.headers.get("host"),
     appHost: new URL(getEnv().APP_BASE_URL).host,
     pathname: request.nextUrl.pathname,
   });
+  // The app's own host: API routes and prefetches need no nonce.
+  if (!rewrite && (request.nextUrl.pathname.startsWith("/api/") || isPrefetch(request.headers))) {
+    return NextResponse.next();
+  }
+
+  const placeholder = renderPlaceholderFor(request.headers);
+  const nonce = placeholder ?? freshNonce();
+  const csp = contentSecurityPolicy(nonce);
   if (!placeholder) {
     const cached = await answerFromPageCache({
       request,
@@ -66,14 +71,12 @@ export async function proxy(request: NextRequest): Promise<Response> {
   return response;
 }
 
+function isPrefetch(headers: Headers): boolean {
+  return headers.has("next-router-prefetch") || headers.get("purpose") === "prefetch";
+}
+
+// Every request but static files: a custom host must not reach /api or anything else by skipping the
+// proxy (prefetch headers included); the app host's API and prefetches return straight away above.
 export const config = {
-  matcher: [
-    {
-      source: "/((?!api/|_next/static|_next/image|favicon.ico).*)",
-      missing: [
-        { type: "header", key: "next-router-prefetch" },
-        { type: "header", key: "purpose", value: "prefetch" },
-      ],
-    },
-  ],
+  matcher: ["/((?!_next/static|_next/image|favicon.ico).*)"],
 };

@@ -123,10 +123,15 @@ describe("status page response cache", () => {
     assert.equal((await t.cache.get("/status/a")).outcome, "bypass", "kept only keepOnErrorMs");
   });
 
-  test("only 200 HTML without cookies is kept: 404s, redirects and cookies pass through", async () => {
+  test("only 200 HTML without cookies is kept: 404s answer themselves, redirects and cookies pass through", async () => {
     const t = setup();
-    t.respond(() => new Response("nope", { status: 404, headers: { "content-type": "text/html" } }));
-    assert.equal((await t.cache.get("/status/missing")).outcome, "bypass");
+    t.respond(
+      () => new Response(`<p nonce="${PH}">nope</p>`, { status: 404, headers: { "content-type": "text/html" } }),
+    );
+    const missing = await t.cache.get("/status/missing");
+    assert.equal(missing.outcome, "gone");
+    assert.equal(missing.page?.status, 404);
+    assert.equal(pageHtml(missing.page!, "N"), '<p nonce="N">nope</p>', "the 404 page with the visitor's nonce");
     t.respond(() => new Response(null, { status: 307, headers: { location: "/x" } }));
     assert.equal((await t.cache.get("/status/moved")).outcome, "bypass");
     t.respond(() => new Response("<p/>", { headers: { "content-type": "text/html", "set-cookie": "a=b" } }));
@@ -135,6 +140,70 @@ describe("status page response cache", () => {
     assert.equal((await t.cache.get("/status/json")).outcome, "bypass");
     assert.deepEqual(t.cache.size, { entries: 0, bytes: 0 });
     assert.deepEqual(t.errors, [], "4xx and 3xx are answers, not render failures");
+  });
+
+  test("a cached page whose render answers 404 or 410 is dropped at once and that status answered", async () => {
+    const t = setup();
+    await t.cache.get("/status/a");
+    await t.cache.get("/status/b");
+    t.advance(31_000);
+    // Unpublished or deleted: 404, the old page is not served for keepOnErrorMs.
+    t.respond(() => new Response("<h1>Not found</h1>", { status: 404, headers: { "content-type": "text/html" } }));
+    const gone = await t.cache.get("/status/a");
+    assert.equal(gone.outcome, "gone");
+    assert.equal(gone.page?.status, 404);
+    assert.equal(pageHtml(gone.page!, "n"), "<h1>Not found</h1>");
+    assert.equal(t.cache.size.entries, 1, "dropped; the other page stays");
+    // 410 with a body that is not HTML: dropped, and the request passes through for Next to answer.
+    t.respond(() => new Response("gone", { status: 410, headers: { "content-type": "text/plain" } }));
+    const b = await t.cache.get("/status/b");
+    assert.equal(b.outcome, "gone");
+    assert.equal(b.page, null);
+    assert.deepEqual(t.cache.size, { entries: 0, bytes: 0 });
+    assert.deepEqual(t.errors, []);
+    // Published again: rendered and kept as usual.
+    t.respond(() => new Response("<p>back</p>", { headers: { "content-type": "text/html" } }));
+    assert.equal((await t.cache.get("/status/a")).outcome, "miss");
+    assert.equal((await t.cache.get("/status/a")).outcome, "hit");
+  });
+
+  test("an edit that removes a page (invalidation) answers 404 on the next request, not the old page", async () => {
+    const t = setup();
+    await t.cache.get("/status/a");
+    t.invalidate();
+    t.respond(() => new Response("<p>404</p>", { status: 404, headers: { "content-type": "text/html" } }));
+    const answer = await t.cache.get("/status/a");
+    assert.equal(answer.outcome, "gone");
+    assert.equal(answer.page?.status, 404);
+    assert.equal(t.cache.size.entries, 0);
+  });
+
+  test("a stale hit whose background render answers 404 drops the entry: the next visitor gets the 404", async () => {
+    const t = setup();
+    await t.cache.get("/status/a");
+    t.advance(15_000);
+    t.respond(() => new Response("<p>404</p>", { status: 410, headers: { "content-type": "text/html" } }));
+    assert.equal((await t.cache.get("/status/a")).outcome, "stale", "already answering; refreshed behind it");
+    await new Promise((r) => setImmediate(r));
+    assert.equal(t.cache.size.entries, 0);
+    const next = await t.cache.get("/status/a");
+    assert.equal(next.outcome, "gone");
+    assert.equal(next.page?.status, 410);
+  });
+
+  test("a cached page whose render now redirects is dropped too; only 5xx and failures keep it", async () => {
+    const t = setup();
+    await t.cache.get("/status/a");
+    t.advance(31_000);
+    t.respond(() => new Response(null, { status: 308, headers: { location: "/status/renamed" } }));
+    assert.equal((await t.cache.get("/status/a")).outcome, "bypass");
+    assert.equal(t.cache.size.entries, 0);
+    t.respond(() => new Response("<p>v</p>", { headers: { "content-type": "text/html" } }));
+    await t.cache.get("/status/a");
+    t.advance(31_000);
+    t.respond(() => new Response("busy", { status: 503, headers: { "content-type": "text/html" } }));
+    assert.equal((await t.cache.get("/status/a")).outcome, "stale-error");
+    assert.equal(t.cache.size.entries, 1);
   });
 
   test("bounded by entries and bytes, oldest first", async () => {

@@ -167,7 +167,8 @@ describe("Host-header mapping", () => {
       "/status/~status.acme.org/rss",
     );
     assert.equal(rewriteForHost({ host: "status.acme.org", appHost: app, pathname: "/_next/static/x.js" }), null);
-    assert.equal(rewriteForHost({ host: "evil host/../x", appHost: app, pathname: "/" }), null);
+    // A Host that is no name serves nothing (the 404 of a domain no page has), never the app.
+    assert.equal(rewriteForHost({ host: "evil host/../x", appHost: app, pathname: "/" }), "/status/~invalid");
   });
   test("the [slug] param: slug or ~domain, and the links' base path", () => {
     assert.deepEqual(lookupFromParam("acme"), { slug: "acme" });

@@ -159,17 +159,31 @@ describe("directory: probing, ranking and read services", () => {
     );
   });
 
-  test("an endpoint whose node runs our agent is operator verified", async () => {
+  test("operator verified follows a verified claim only, never a node's public URL", async () => {
     const fastUrl = sim.node("fast").url;
+    const fastId = ids.get("fast") ?? "";
     await db.pool.query(`INSERT INTO organizations (id, name, slug) VALUES ('org-dir', 'Dir', 'dir')`);
     const { rows } = await db.pool.query<{ id: string }>(`SELECT id FROM networks WHERE slug = 'hive'`);
+    // A reporting agent whose node names the endpoint's exact URL: free text, no proof.
     await db.pool.query(
       `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url, public_url, last_seen_at)
        VALUES ('org-dir', $1, 'hive', 'hived', 'n1', 'http://127.0.0.1:1', $2, now())`,
       [rows[0]?.id, fastUrl.replace(/\/$/, "")],
     );
-    const detail = await getEndpointDetail({ sql: db.pool }, { endpointId: ids.get("fast") ?? "" });
+    assert.equal((await getEndpointDetail({ sql: db.pool }, { endpointId: fastId })).operatorVerified, false);
+    // A verified claim (as verifyEndpointClaim records it) is what counts, in the detail and the list.
+    await db.pool.query(
+      `INSERT INTO endpoint_claims (endpoint_id, organization_id, token, created_by, verified_method, verified_at)
+       VALUES ($1, 'org-dir', 'dir-token', 'u', 'dns', now())`,
+      [fastId],
+    );
+    await db.pool.query(`UPDATE public_endpoints SET claimed_by_organization_id = 'org-dir' WHERE id = $1`, [fastId]);
+    const detail = await getEndpointDetail({ sql: db.pool }, { endpointId: fastId });
     assert.equal(detail.operatorVerified, true);
+    assert.equal(detail.claimedBy, "Dir");
+    const list = await listRankedEndpoints(read(), { network: "hive", window: "7d" });
+    assert.ok(list.endpoints.some((e) => e.id === fastId));
+    for (const e of list.endpoints) assert.equal(e.operatorVerified, e.id === fastId, e.url);
     const other = await getEndpointDetail({ sql: db.pool }, { endpointId: ids.get("medium") ?? "" });
     assert.equal(other.operatorVerified, false);
   });

@@ -4,6 +4,7 @@ import { after, before, describe, test } from "node:test";
 import { isAppError } from "@rpcpulse/config";
 import { insertNodeSamples, insertProbeResults, ensureVantagePoint } from "@rpcpulse/db";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createSafeHttpClient } from "@rpcpulse/prober";
 import {
   claimEndpoint,
   getEndpointDetail,
@@ -16,13 +17,21 @@ import { startTxtDnsServer, type TxtDnsServer } from "./support/txt-dns-server.j
 
 /**
  * Claiming listed endpoints on real PostgreSQL, with DNS answers from a real (local, UDP) DNS server
- * through node's resolver, and agent evidence as real node_samples and probe_results rows.
+ * through node's resolver; what an agent reports (node_samples, probe_results, a node's public URL) is
+ * real rows too, and proves nothing. The well-known file proof: endpoint-claims-well-known.int.test.ts.
  */
 describe("directory: claiming endpoints", () => {
   let db: TestDatabase;
   let dns: TxtDnsServer;
   let clock = Date.now();
-  const deps = () => ({ sql: db.pool, resolveTxt: (n: string) => dns.resolveTxt(n), now: () => new Date(clock) });
+  // No test here fetches a well-known file: the strict default client (public addresses only).
+  const http = createSafeHttpClient({ timeoutMs: 1_000 });
+  const deps = () => ({
+    sql: db.pool,
+    resolveTxt: (n: string) => dns.resolveTxt(n),
+    http,
+    now: () => new Date(clock),
+  });
   const tick = () => (clock += 6_000);
   const orgs: Record<"a" | "b", string> = { a: "", b: "" };
   const ctx = (org: "a" | "b", role: ServiceContext["role"] = "admin"): ServiceContext => ({
@@ -95,7 +104,7 @@ describe("directory: claiming endpoints", () => {
     assert.equal(ok.lastError, null);
     const detail = await getEndpointDetail(deps(), { endpointId: dnsEndpoint });
     assert.equal(detail.claimedBy, "Org A");
-    assert.equal(detail.operatorVerified, false, "a DNS claim alone is not an agent");
+    assert.equal(detail.operatorVerified, true, "a verified claim is what makes it operator verified");
 
     const ipClaim = await claimEndpoint(deps(), ctx("a"), { endpoint: ipEndpoint });
     assert.equal(ipClaim.dnsName, null);
@@ -138,54 +147,71 @@ describe("directory: claiming endpoints", () => {
     assert.equal((await getEndpointDetail(deps(), { endpointId: dnsEndpoint })).claimedBy, null);
   });
 
-  test("through the agent: public URL host:port of a reporting node and a matching head make it operator verified", async () => {
-    clock = Date.now();
+  test("an agent alone never verifies a claim, never takes an endpoint over, never makes it operator verified", async () => {
+    tick();
+    // Org B's node names the IP endpoint's exact URL as its public URL, reports now, and its head
+    // matches the endpoint's probed head: everything the old agent method accepted.
     const node = (
       await db.pool.query<{ id: string }>(
         `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url, public_url, last_seen_at)
-         VALUES ($1, $2, 'hive', 'hived', 'witness-1', 'http://127.0.0.1:8091', 'http://203.0.113.7:8091/', $3) RETURNING id`,
-        [orgs.b, hiveNetwork, new Date(clock - 20_000)],
+         VALUES ($1, $2, 'hive', 'hived', 'witness-1', 'http://127.0.0.1:8091', $3, $4) RETURNING id`,
+        [orgs.b, hiveNetwork, "http://203.0.113.7:8091", new Date(clock - 5_000)],
       )
     ).rows[0]!.id;
-    const claim = await claimEndpoint(deps(), ctx("b"), { endpoint: ipEndpoint });
-    const noProbe = await verifyEndpointClaim(deps(), ctx("b"), { claimId: claim.id, method: "agent" });
-    assert.match(noProbe.lastError ?? "", /no recent successful probe/);
-
-    // The node's agent saw block 1000 ten seconds ago; the endpoint answered 1003 now (3 s blocks).
     await insertNodeSamples(db.pool, [{ time: new Date(clock - 10_000), nodeId: node, headBlock: 1_000 }]);
     const vp = await ensureVantagePoint(db.pool, { name: "server:test", region: "eu-central", kind: "server" });
-    const probe = (block: number, at: number) => ({
-      time: new Date(at),
-      endpointId: ipEndpoint,
-      vantagePointId: vp.id,
-      ok: true,
-      headBlock: block,
-      totalMs: 20,
-    });
-    await insertProbeResults(db.pool, [probe(1_400, clock - 1_000)]);
+    await insertProbeResults(db.pool, [
+      {
+        time: new Date(clock - 500),
+        endpointId: ipEndpoint,
+        vantagePointId: vp.id,
+        ok: true,
+        headBlock: 1_003,
+        totalMs: 20,
+      },
+    ]);
+    const read = { sql: db.pool, now: () => new Date(clock) };
+    const unclaimed = await getEndpointDetail(read, { endpointId: ipEndpoint });
+    assert.equal(unclaimed.claimedBy, null);
+    assert.equal(unclaimed.operatorVerified, false, "a node's free-text public URL proves nothing");
+
+    // The agent is no verification method any more: the call is refused and the claim stays unchecked.
+    const claimB = (await listEndpointClaims(deps(), ctx("b"))).find((c) => c.endpointId === ipEndpoint);
+    const pending = claimB ?? (await claimEndpoint(deps(), ctx("b"), { endpoint: ipEndpoint }));
     tick();
-    const far = await verifyEndpointClaim(deps(), ctx("b"), { claimId: claim.id, method: "agent" });
-    assert.match(far.lastError ?? "", /does not match the head your agent reports for witness-1/);
-    assert.equal(far.status, "pending");
+    await assert.rejects(
+      () => verifyEndpointClaim(deps(), ctx("b"), { claimId: pending.id, method: "agent" as "dns" }),
+      (e: unknown) => (e as Error).name === "ZodError",
+    );
+    const after = (await listEndpointClaims(deps(), ctx("b"))).find((c) => c.id === pending.id)!;
+    assert.equal(after.status, "pending");
+    assert.equal(after.lastCheckedAt, null, "nothing was checked");
+    assert.equal((await getEndpointDetail(read, { endpointId: ipEndpoint })).claimedBy, null);
 
-    // Org A has no node on that host: its agent claim fails whatever the heads.
-    const claimA = await claimEndpoint(deps(), ctx("a"), { endpoint: ipEndpoint });
-    const aCheck = await verifyEndpointClaim(deps(), ctx("a"), { claimId: claimA.id, method: "agent" });
-    assert.match(aCheck.lastError ?? "", /None of your nodes has a public URL on 203\.0\.113\.7:8091/);
-
-    await insertProbeResults(db.pool, [probe(1_003, clock - 500)]);
+    // Org A holds the DNS endpoint by its TXT record; Org B's agent "runs" it (same URL, reporting):
+    // B can neither verify nor take it over without a proof of its own.
+    const claimA = await claimEndpoint(deps(), ctx("a"), { endpoint: dnsEndpoint });
+    dns.records.set("_rpcpulse.api.hive.example.org", [[claimA.dnsValue]]);
     tick();
-    const ok = await verifyEndpointClaim(deps(), ctx("b"), { claimId: claim.id, method: "agent" });
-    assert.equal(ok.status, "verified");
-    assert.equal(ok.verifiedMethod, "agent");
-    const detail = await getEndpointDetail({ sql: db.pool, now: () => new Date(clock) }, { endpointId: ipEndpoint });
-    assert.equal(detail.claimedBy, "Org B");
-    assert.equal(detail.operatorVerified, true, "the claiming node's agent reports");
+    assert.equal((await verifyEndpointClaim(deps(), ctx("a"), { claimId: claimA.id, method: "dns" })).holds, true);
+    await db.pool.query("UPDATE nodes SET public_url = $2 WHERE id = $1", [node, "https://api.hive.example.org/rpc"]);
+    const claimB2 = await claimEndpoint(deps(), ctx("b"), { endpoint: dnsEndpoint });
+    tick();
+    await assert.rejects(
+      () => verifyEndpointClaim(deps(), ctx("b"), { claimId: claimB2.id, method: "agent" as "dns" }),
+      (e: unknown) => (e as Error).name === "ZodError",
+    );
+    const dnsTry = await verifyEndpointClaim(deps(), ctx("b"), { claimId: claimB2.id, method: "dns" });
+    assert.equal(dnsTry.status, "pending");
+    assert.match(dnsTry.lastError ?? "", /another claim token/);
+    const held = await getEndpointDetail(read, { endpointId: dnsEndpoint });
+    assert.equal(held.claimedBy, "Org A", "the holder keeps it");
+    assert.equal(held.operatorVerified, true, "A's verified claim, not B's agent");
 
-    // When the agent stops reporting, the claim stays but the mark goes.
-    await db.pool.query("UPDATE nodes SET last_seen_at = $2 WHERE id = $1", [node, new Date(clock - 3_600_000)]);
-    const later = await getEndpointDetail({ sql: db.pool, now: () => new Date(clock) }, { endpointId: ipEndpoint });
-    assert.equal(later.claimedBy, "Org B");
-    assert.equal(later.operatorVerified, false);
+    // Without a verified claim behind it, the endpoint is not operator verified, whatever agents report.
+    await withdrawEndpointClaim(deps(), ctx("a"), { claimId: claimA.id });
+    const released = await getEndpointDetail(read, { endpointId: dnsEndpoint });
+    assert.equal(released.claimedBy, null);
+    assert.equal(released.operatorVerified, false);
   });
 });

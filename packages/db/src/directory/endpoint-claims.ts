@@ -1,6 +1,10 @@
 import { z } from "zod";
 import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbNumberOrNull } from "../timeseries/row-values.js";
+import { dbDate } from "../timeseries/row-values.js";
+
+/** How a claim was proved: a DNS TXT record, or the token served at /.well-known/rpcpulse-claim. */
+export const CLAIM_PROOF_METHODS = ["dns", "well-known"] as const;
+export type ClaimProofMethod = (typeof CLAIM_PROOF_METHODS)[number];
 
 /** A claim as the organization sees it, with the endpoint it is about. */
 export const EndpointClaimRow = z
@@ -10,11 +14,10 @@ export const EndpointClaimRow = z
     organization_id: z.string(),
     token: z.string(),
     created_at: dbDate,
-    verified_method: z.enum(["dns", "agent"]).nullable(),
+    verified_method: z.enum(CLAIM_PROOF_METHODS).nullable(),
     verified_at: dbDate.nullable(),
     last_checked_at: dbDate.nullable(),
     last_error: z.string().nullable(),
-    node_id: z.string().nullable(),
     url: z.string(),
     name: z.string(),
     network: z.string(),
@@ -31,7 +34,6 @@ export const EndpointClaimRow = z
     verifiedAt: r.verified_at,
     lastCheckedAt: r.last_checked_at,
     lastError: r.last_error,
-    nodeId: r.node_id,
     url: r.url,
     name: r.name,
     network: r.network,
@@ -41,7 +43,7 @@ export type EndpointClaimRow = z.output<typeof EndpointClaimRow>;
 
 const SELECT_CLAIMS = `
 SELECT c.id, c.endpoint_id, c.organization_id, c.token, c.created_at, c.verified_method, c.verified_at,
-  c.last_checked_at, c.last_error, c.node_id, e.url, e.name, n.slug AS network,
+  c.last_checked_at, c.last_error, e.url, e.name, n.slug AS network,
   (e.claimed_by_organization_id IS NOT DISTINCT FROM c.organization_id) AS holds
 FROM endpoint_claims c JOIN public_endpoints e ON e.id = c.endpoint_id JOIN networks n ON n.id = e.network_id`;
 
@@ -88,8 +90,9 @@ export async function listOrganizationClaims(sql: SqlClient, organizationId: str
 }
 
 /**
- * Records a verification attempt. On success the claim is verified (method, node) and the endpoint
- * is claimed by the organization, in one statement; a failed re-check keeps an earlier verification.
+ * Records a verification attempt. On success (a DNS or well-known proof checked just now) the claim is
+ * verified and the endpoint is claimed by the organization, in one statement: a later proof by another
+ * organization takes the endpoint over. A failed re-check keeps an earlier verification.
  */
 export async function recordClaimCheck(
   sql: SqlClient,
@@ -98,17 +101,16 @@ export async function recordClaimCheck(
     claimId: string;
     at: Date;
     ok: boolean;
-    method: "dns" | "agent";
-    nodeId?: string | null;
+    method: ClaimProofMethod;
     error?: string | null;
   },
 ): Promise<void> {
+  const method = z.enum(CLAIM_PROOF_METHODS).parse(input.method);
   await sql.query(
     `WITH c AS (
        UPDATE endpoint_claims SET last_checked_at = $3, last_error = $4,
          verified_at = CASE WHEN $5 THEN $3 ELSE verified_at END,
-         verified_method = CASE WHEN $5 THEN $6 ELSE verified_method END,
-         node_id = CASE WHEN $5 THEN $7::uuid ELSE node_id END
+         verified_method = CASE WHEN $5 THEN $6 ELSE verified_method END
        WHERE id = $1 AND organization_id = $2 RETURNING endpoint_id)
      UPDATE public_endpoints e SET claimed_by_organization_id = $2 FROM c WHERE e.id = c.endpoint_id AND $5`,
     [
@@ -117,8 +119,7 @@ export async function recordClaimCheck(
       input.at,
       input.ok ? null : (input.error ?? "not verified").slice(0, 500),
       input.ok,
-      input.method,
-      input.ok ? (input.nodeId ?? null) : null,
+      method,
     ],
   );
 }
@@ -137,67 +138,4 @@ export async function deleteEndpointClaim(
     [input.claimId, input.organizationId],
   );
   return z.object({ n: z.number() }).parse(rows[0]).n > 0;
-}
-
-/** Evidence for the agent method: the organization's nodes with a public URL, their latest head, and the endpoint's. */
-export const AgentClaimEvidence = z.object({
-  nodes: z.array(
-    z.object({
-      id: z.string(),
-      name: z.string(),
-      publicUrl: z.string(),
-      lastSeenAt: z.date().nullable(),
-      headBlock: z.number().nullable(),
-      headAt: z.date().nullable(),
-    }),
-  ),
-  endpointHead: z.object({ block: z.number(), at: z.date() }).nullable(),
-});
-export type AgentClaimEvidence = z.infer<typeof AgentClaimEvidence>;
-
-export async function getAgentClaimEvidence(
-  sql: SqlClient,
-  input: { organizationId: string; endpointId: string; since: Date },
-): Promise<AgentClaimEvidence> {
-  const [nodes, probe] = await Promise.all([
-    sql.query(
-      `SELECT nd.id, nd.name, nd.public_url, nd.last_seen_at, s.head_block, s.time AS head_at
-       FROM nodes nd
-       LEFT JOIN node_latest l ON l.node_id = nd.id
-       LEFT JOIN node_samples s ON s.node_id = nd.id AND s.time = l.time
-       WHERE nd.organization_id = $1 AND nd.public_url IS NOT NULL
-       ORDER BY nd.name`,
-      [input.organizationId],
-    ),
-    sql.query(
-      `SELECT head_block, time FROM probe_results
-       WHERE endpoint_id = $1 AND ok AND head_block IS NOT NULL AND time >= $2
-       ORDER BY time DESC LIMIT 1`,
-      [input.endpointId, input.since],
-    ),
-  ]);
-  const nodeRows = z
-    .array(
-      z.object({
-        id: z.string(),
-        name: z.string(),
-        public_url: z.string(),
-        last_seen_at: dbDate.nullable(),
-        head_block: dbNumberOrNull,
-        head_at: dbDate.nullable(),
-      }),
-    )
-    .parse(nodes.rows);
-  const p = z.array(z.object({ head_block: dbNumberOrNull, time: dbDate })).parse(probe.rows)[0];
-  return {
-    nodes: nodeRows.map((r) => ({
-      id: r.id,
-      name: r.name,
-      publicUrl: r.public_url,
-      lastSeenAt: r.last_seen_at,
-      headBlock: r.head_block,
-      headAt: r.head_at,
-    })),
-    endpointHead: p && p.head_block !== null ? { block: p.head_block, at: p.time } : null,
-  };
 }

@@ -128,7 +128,7 @@ export const RankedListRow = z
     cap_ws_new_head_ms: dbNumberOrNull,
     cap_cors: z.boolean().nullable(),
     cap_client_version: z.string().nullable(),
-    verified_seen_at: dbDate.nullable(),
+    operator_verified_at: dbDate.nullable(),
     claimed_by: z.string().nullable(),
   })
   .transform((r) => ({
@@ -170,19 +170,20 @@ export const RankedListRow = z
             cors: r.cap_cors,
             clientVersion: r.cap_client_version,
           },
-    verifiedSeenAt: r.verified_seen_at,
+    /** When the organization holding the endpoint proved control (DNS or well-known); null: not verified. */
+    operatorVerifiedAt: r.operator_verified_at,
     claimedBy: r.claimed_by,
   }));
 export type RankedListRow = z.output<typeof RankedListRow>;
 
 /**
- * Latest push of an agent that vouches for endpoint `e`: a node whose public URL is the endpoint URL,
- * or the node that proved the claim of the organization holding the endpoint (agent method).
+ * "Operator verified" of endpoint `e`: when the organization holding it proved control (its claim,
+ * verified by a DNS TXT record or the well-known token); null when nobody holds it by such a proof.
+ * A node's free-text public URL or an agent's report never counts.
  */
-export const VERIFIED_SEEN_AT = `GREATEST(
-    (SELECT max(nd.last_seen_at) FROM nodes nd WHERE nd.public_url = e.url),
-    (SELECT max(nd.last_seen_at) FROM endpoint_claims ec JOIN nodes nd ON nd.id = ec.node_id
-     WHERE ec.endpoint_id = e.id AND ec.organization_id = e.claimed_by_organization_id))`;
+export const OPERATOR_VERIFIED_AT = `(SELECT max(ec.verified_at) FROM endpoint_claims ec
+     WHERE ec.endpoint_id = e.id AND ec.organization_id = e.claimed_by_organization_id
+       AND ec.verified_method IN ('dns', 'well-known'))`;
 
 const RANKED_SELECT = `
 SELECT r.endpoint_id, r.rank, r.score, r.status, r.samples, r.ok_samples, r.p50_ms, r.p95_ms, r.lag_blocks,
@@ -192,7 +193,7 @@ SELECT r.endpoint_id, r.rank, r.score, r.status, r.samples, r.ok_samples, r.p50_
   c.checked_at AS cap_checked_at, c.archive AS cap_archive, c.methods AS cap_methods, c.coverage AS cap_coverage,
   c.batch AS cap_batch, c.logs_max_range AS cap_logs_max_range, c.websocket AS cap_websocket, c.ws_url AS cap_ws_url,
   c.ws_new_head_ms AS cap_ws_new_head_ms, c.cors AS cap_cors, c.client_version AS cap_client_version,
-  ${VERIFIED_SEEN_AT} AS verified_seen_at,
+  ${OPERATOR_VERIFIED_AT} AS operator_verified_at,
   (SELECT o.name FROM organizations o WHERE o.id = e.claimed_by_organization_id) AS claimed_by
 FROM endpoint_rankings r
 JOIN public_endpoints e ON e.id = r.endpoint_id

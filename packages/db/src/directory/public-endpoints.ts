@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { SqlClient } from "../sql-client.js";
 import { dbDate, dbNumber } from "../timeseries/row-values.js";
-import { VERIFIED_SEEN_AT } from "./endpoint-rankings.js";
+import { OPERATOR_VERIFIED_AT } from "./endpoint-rankings.js";
 
 const ApiFamilyValue = z.enum(["hive", "ethereum", "substrate", "sidecar"]);
 export const EndpointStatusValue = z.enum(["probation", "active", "dead"]);
@@ -145,32 +145,20 @@ export async function ensureVantagePoint(
   return VantagePointRow.parse(rows[0]);
 }
 
-/** Latest agent push of a node whose public URL is this endpoint URL (operator verification). */
-export async function findVerifyingNodesSeenAt(sql: SqlClient, urls: readonly string[]): Promise<Map<string, Date>> {
-  if (urls.length === 0) return new Map();
-  const { rows } = await sql.query(
-    `SELECT public_url AS url, max(last_seen_at) AS seen FROM nodes
-     WHERE public_url = ANY($1::text[]) AND last_seen_at IS NOT NULL GROUP BY public_url`,
-    [[...urls]],
-  );
-  const parsed = z.array(z.object({ url: z.string(), seen: dbDate })).parse(rows);
-  return new Map(parsed.map((r) => [r.url, r.seen]));
-}
-
-/** Who runs the endpoint, as the public pages show it: the claiming organization and its agent's last push. */
+/** Who runs the endpoint, as the public pages show it: the claiming organization and when it proved control. */
 export async function getEndpointOperator(
   sql: SqlClient,
   endpointId: string,
-): Promise<{ claimedBy: string | null; verifiedSeenAt: Date | null }> {
+): Promise<{ claimedBy: string | null; operatorVerifiedAt: Date | null }> {
   const { rows } = await sql.query(
     `SELECT (SELECT o.name FROM organizations o WHERE o.id = e.claimed_by_organization_id) AS claimed_by,
-       ${VERIFIED_SEEN_AT} AS verified_seen_at
+       ${OPERATOR_VERIFIED_AT} AS operator_verified_at
      FROM public_endpoints e WHERE e.id = $1`,
     [endpointId],
   );
   const r = z
-    .object({ claimed_by: z.string().nullable(), verified_seen_at: dbDate.nullable() })
+    .object({ claimed_by: z.string().nullable(), operator_verified_at: dbDate.nullable() })
     .optional()
     .parse(rows[0]);
-  return { claimedBy: r?.claimed_by ?? null, verifiedSeenAt: r?.verified_seen_at ?? null };
+  return { claimedBy: r?.claimed_by ?? null, operatorVerifiedAt: r?.operator_verified_at ?? null };
 }

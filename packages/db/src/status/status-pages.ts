@@ -65,9 +65,7 @@ export async function findPublicStatusPage(
   by: { slug: string } | { domain: string },
 ): Promise<StatusPageTree | null> {
   const where: Prisma.StatusPageWhereInput =
-    "slug" in by
-      ? { slug: by.slug, isPublic: true }
-      : { customDomain: by.domain, domainVerifiedAt: { not: null }, isPublic: true };
+    "slug" in by ? { slug: by.slug, isPublic: true } : { verifiedDomain: by.domain, isPublic: true };
   return prisma.statusPage.findFirst({ where, include: PAGE_TREE });
 }
 
@@ -95,20 +93,37 @@ export async function setStatusPageDomain(
 ): Promise<boolean> {
   const { count } = await prisma.statusPage.updateMany({
     where: { id: input.pageId, organizationId: input.organizationId },
-    data: { customDomain: input.domain, domainVerifyToken: input.verifyToken, domainVerifiedAt: null },
+    data: {
+      customDomain: input.domain,
+      domainVerifyToken: input.verifyToken,
+      domainVerifiedAt: null,
+      verifiedDomain: null,
+    },
   });
   return count > 0;
 }
 
+/**
+ * The page's custom domain is verified (its TXT record was seen just now): the page serves it, and any
+ * other page that served the same domain stops (the current proof counts), in one transaction. False
+ * when the page has no custom domain or is not the organization's. A concurrent verification of the
+ * same domain fails on the unique index (Prisma P2002).
+ */
 export async function markStatusPageDomainVerified(
   prisma: PrismaClient,
-  input: { organizationId: string; pageId: string; at: Date },
+  input: { organizationId: string; pageId: string; domain: string; at: Date },
 ): Promise<boolean> {
-  const { count } = await prisma.statusPage.updateMany({
-    where: { id: input.pageId, organizationId: input.organizationId, customDomain: { not: null } },
-    data: { domainVerifiedAt: input.at },
+  return prisma.$transaction(async (tx) => {
+    await tx.statusPage.updateMany({
+      where: { verifiedDomain: input.domain, NOT: { id: input.pageId } },
+      data: { verifiedDomain: null, domainVerifiedAt: null },
+    });
+    const { count } = await tx.statusPage.updateMany({
+      where: { id: input.pageId, organizationId: input.organizationId, customDomain: input.domain },
+      data: { domainVerifiedAt: input.at, verifiedDomain: input.domain },
+    });
+    return count > 0;
   });
-  return count > 0;
 }
 
 export async function deleteStatusPage(

@@ -22,7 +22,6 @@ export async function getEndpointDetail(
   const { endpointId } = parsed.data;
   const endpoint = await findDirectoryEndpoint(deps.sql, endpointId);
   if (!endpoint) throw new AppError("NOT_FOUND", "Endpoint not found.");
-  const now = deps.now?.() ?? new Date();
   const [caps, rows, operator] = await Promise.all([
     getEndpointCapabilities(deps.sql, [endpointId]),
     listEndpointRankedRows(deps.sql, endpointId),
@@ -38,7 +37,7 @@ export async function getEndpointDetail(
     network: endpoint.network,
     chain: endpoint.chain,
     status: endpoint.status,
-    operatorVerified: isOperatorVerified(operator.verifiedSeenAt, now),
+    operatorVerified: isOperatorVerified(operator.operatorVerifiedAt),
     claimedBy: operator.claimedBy,
     createdAt: endpoint.createdAt.toISOString(),
     capabilities: c

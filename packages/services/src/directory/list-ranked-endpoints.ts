@@ -94,7 +94,7 @@ export async function listRankedEndpoints(
   const key = JSON.stringify([q.network, q.region, [...q.capabilities].sort(), q.minScore, q.window]);
   const answer = memo.answers.get(key);
   if (answer && answer.base === base && answer.head === head) return answer.value;
-  const value = presentList(base, head, q, now);
+  const value = presentList(base, head, q);
   memo.answers.set(key, { base, head, value });
   if (memo.answers.size > 5_000) memo.answers.delete(memo.answers.keys().next().value as string);
   return value;
@@ -104,11 +104,10 @@ function presentList(
   base: Base,
   head: NetworkHeadSummary | null,
   q: z.output<typeof ListRankedEndpointsInput>,
-  now: Date,
 ): RankedListResponse {
   const rows = base.rows;
   const endpoints = rows
-    .map((r) => presentRankedRow(r, now))
+    .map(presentRankedRow)
     .filter((e) => e.score >= q.minScore && q.capabilities.every((c) => e.capabilities[c]));
   const updatedAt = rows.reduce<Date | null>((m, r) => (m === null || r.updatedAt > m ? r.updatedAt : m), null);
   return {

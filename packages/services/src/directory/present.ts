@@ -1,11 +1,12 @@
 import type { RankedListRow } from "@rpcpulse/db";
 import type { RankedEndpoint } from "./schemas.js";
 
-/** A node running our agent, with this public URL, pushed this recently: "operator verified". */
-export const OPERATOR_VERIFIED_MAX_AGE_MS = 15 * 60_000;
-
-export function isOperatorVerified(seenAt: Date | null, now: Date): boolean {
-  return seenAt !== null && now.getTime() - seenAt.getTime() <= OPERATOR_VERIFIED_MAX_AGE_MS;
+/**
+ * "Operator verified": the organization holding the endpoint proved control of it (its claim was
+ * verified by a DNS TXT record or the well-known token). Never a node's public URL or an agent's report.
+ */
+export function isOperatorVerified(operatorVerifiedAt: Date | null): boolean {
+  return operatorVerifiedAt !== null;
 }
 
 function num(value: unknown): number | null {
@@ -41,7 +42,7 @@ export function featuresOf(caps: Caps | null): string[] {
   return [...new Set([...groups, ...flags])];
 }
 
-export function presentRankedRow(row: RankedListRow, now: Date): RankedEndpoint {
+export function presentRankedRow(row: RankedListRow): RankedEndpoint {
   const c = row.components;
   const uptime = (c.uptime ?? {}) as Record<string, unknown>;
   const components: Record<string, number | null> = {};
@@ -68,7 +69,7 @@ export function presentRankedRow(row: RankedListRow, now: Date): RankedEndpoint 
     capabilities: capabilityFlags(caps),
     capabilitiesCheckedAt: caps ? caps.checkedAt.toISOString() : null,
     clientVersion: caps?.clientVersion ?? null,
-    operatorVerified: isOperatorVerified(row.verifiedSeenAt, now),
+    operatorVerified: isOperatorVerified(row.operatorVerifiedAt),
     claimedBy: row.claimedBy,
     updatedAt,
     endpoint: row.url,

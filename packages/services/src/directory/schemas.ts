@@ -72,11 +72,14 @@ export const RankedEndpoint = z
     capabilities: EndpointCapabilityFlags,
     capabilitiesCheckedAt: isoDate.nullable(),
     clientVersion: z.string().nullable(),
-    operatorVerified: z.boolean(),
-    claimedBy: z
-      .string()
-      .nullable()
-      .meta({ description: "Organization that proved it runs the endpoint (DNS TXT record or its agent)." }),
+    operatorVerified: z.boolean().meta({
+      description:
+        "True when an organization holds the endpoint by a verified claim (DNS TXT record or well-known file); an agent's report alone never counts.",
+    }),
+    claimedBy: z.string().nullable().meta({
+      description:
+        "Organization that proved control of the endpoint (DNS TXT record or https://<host>/.well-known/rpcpulse-claim).",
+    }),
     updatedAt: isoDate,
     // PeakD Beacon compatible fields (a Hive app can switch with a URL change).
     endpoint: z.string().meta({ description: "Beacon: same as url." }),

@@ -265,7 +265,7 @@ export async function buildPublicStatusPage(
       description: tree.description,
       accentColor: tree.accentColor,
       theme: tree.theme,
-      customDomain: tree.domainVerifiedAt ? tree.customDomain : null,
+      customDomain: tree.verifiedDomain,
     },
     generatedAt: now,
     overall: worstState([

@@ -150,6 +150,12 @@ export function domainVerificationRecord(domain: string): string {
   return `_rpcpulse-verify.${domain}`;
 }
 
+/**
+ * Ask for a custom domain (or clear it with ""). This reserves nothing: the page serves the domain
+ * only once verified, and any page may ask for a domain another one asked for or serves; the one
+ * whose TXT record is verified last serves it (verifyCustomDomain). A fresh token each time, and a
+ * changed domain is unverified.
+ */
 export async function setCustomDomain(
   deps: ServiceDeps,
   ctx: ServiceContext,
@@ -159,25 +165,22 @@ export async function setCustomDomain(
   requireUuid(input.pageId, "Status page");
   const domain = DomainInput.parse(input.domain) || null;
   const verifyToken = domain ? `rpcpulse-verify=${randomBytes(16).toString("hex")}` : null;
-  try {
-    const ok = await setStatusPageDomain(deps.prisma, {
-      organizationId: ctx.organizationId,
-      pageId: input.pageId,
-      domain,
-      verifyToken,
-    });
-    if (!ok) throw new AppError("NOT_FOUND", "Status page not found.");
-  } catch (error) {
-    if (isUniqueViolation(error)) {
-      throw new AppError("CONFLICT", "Another page uses that domain.", { details: { field: "domain" } });
-    }
-    throw error;
-  }
+  const ok = await setStatusPageDomain(deps.prisma, {
+    organizationId: ctx.organizationId,
+    pageId: input.pageId,
+    domain,
+    verifyToken,
+  });
+  if (!ok) throw new AppError("NOT_FOUND", "Status page not found.");
   invalidateStatusSnapshots();
   return { domain, verifyToken };
 }
 
-/** Look the TXT record up; a domain is served only once it is verified. */
+/**
+ * Look the TXT record up; a domain is served only once it is verified. Verified, the page serves the
+ * domain and a page that served it before (another organization's too) stops: the current DNS
+ * proof counts.
+ */
 export async function verifyCustomDomain(
   deps: ServiceDeps & { lookupTxt?: (name: string) => Promise<string[][]> },
   ctx: ServiceContext,
@@ -195,12 +198,22 @@ export async function verifyCustomDomain(
   }
   const found = records.some((chunks) => chunks.join("") === page.domainVerifyToken);
   if (!found) return { verified: false };
-  await markStatusPageDomainVerified(deps.prisma, {
-    organizationId: ctx.organizationId,
-    pageId: input.pageId,
-    at: input.now ?? new Date(),
-  });
-  invalidateStatusSnapshots();
+  try {
+    const ok = await markStatusPageDomainVerified(deps.prisma, {
+      organizationId: ctx.organizationId,
+      pageId: input.pageId,
+      domain: page.customDomain,
+      at: input.now ?? new Date(),
+    });
+    // The domain was changed or removed while its record was looked up: nothing verified.
+    if (!ok) return { verified: false };
+  } catch (error) {
+    if (isUniqueViolation(error))
+      throw new AppError("CONFLICT", "The domain is being verified for another page right now; try again.");
+    throw error;
+  } finally {
+    invalidateStatusSnapshots();
+  }
   return { verified: true };
 }
 

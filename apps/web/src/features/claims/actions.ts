@@ -1,5 +1,5 @@
 "use server";
-import { claimEndpoint, verifyEndpointClaim, withdrawEndpointClaim } from "@rpcpulse/services";
+import { CLAIM_PROOF_METHODS, claimEndpoint, verifyEndpointClaim, withdrawEndpointClaim } from "@rpcpulse/services";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { formValues, runFormAction, type FormState } from "../../server/action.js";
@@ -9,7 +9,7 @@ import { getClaimDeps } from "./claim-deps.js";
 const Slug = z.string().trim().min(1).max(64);
 const ClaimId = z.string().trim().min(1).max(64);
 
-/** Start a claim on a listed endpoint (id or URL); shows the DNS record to publish. */
+/** Start a claim on a listed endpoint (id or URL); shows the DNS record or the file that proves it. */
 export async function claimEndpointAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
   const result = await runFormAction(async () => {
@@ -22,18 +22,18 @@ export async function claimEndpointAction(_prev: FormState, formData: FormData):
     return {
       status: "ok",
       message: claim.dnsName
-        ? `Claim started for ${claim.url}: publish the TXT record shown, or verify through your agent.`
-        : `Claim started for ${claim.url}: verify it through your agent.`,
+        ? `Claim started for ${claim.url}: publish the TXT record shown or serve the well-known file, then verify.`
+        : `Claim started for ${claim.url}: serve the well-known file shown, then verify.`,
     };
   });
   return result.status === "ok" ? result : { ...result, values };
 }
 
-/** Check a claim's proof now (DNS TXT record or the organization's agent). */
+/** Check a claim's proof now (DNS TXT record or the endpoint's well-known file). */
 export async function verifyClaimAction(_prev: FormState, formData: FormData): Promise<FormState> {
   return runFormAction(async () => {
     const input = z
-      .object({ slug: Slug, claimId: ClaimId, method: z.enum(["dns", "agent"]) })
+      .object({ slug: Slug, claimId: ClaimId, method: z.enum(CLAIM_PROOF_METHODS) })
       .parse(formValues(formData));
     const { ctx } = await requireOrgContext(input.slug);
     const claim = await verifyEndpointClaim(getClaimDeps(), ctx, { claimId: input.claimId, method: input.method });

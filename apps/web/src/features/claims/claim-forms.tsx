@@ -29,7 +29,9 @@ export function ClaimEndpointForm({ slug, endpoint }: { slug: string; endpoint?:
   );
 }
 
-function VerifyForm({ slug, claimId, method }: { slug: string; claimId: string; method: "dns" | "agent" }) {
+const VERIFY_LABEL = { dns: "Verify DNS record", "well-known": "Verify well-known file" } as const;
+
+function VerifyForm({ slug, claimId, method }: { slug: string; claimId: string; method: keyof typeof VERIFY_LABEL }) {
   const [state, action] = useActionState(verifyClaimAction, IDLE);
   return (
     <form action={action} className="claim-verify">
@@ -37,18 +39,19 @@ function VerifyForm({ slug, claimId, method }: { slug: string; claimId: string; 
       <input type="hidden" name="claimId" value={claimId} />
       <input type="hidden" name="method" value={method} />
       <SubmitButton className="secondary small" pendingText="Checking…">
-        {method === "dns" ? "Verify DNS record" : "Verify through agent"}
+        {VERIFY_LABEL[method]}
       </SubmitButton>
       {state.data?.checked ? null : <FormNotice state={state} />}
     </form>
   );
 }
 
-export function VerifyClaimButtons({ slug, claimId, dns }: { slug: string; claimId: string; dns: boolean }) {
+/** One button per proof the claim can use: the TXT record (DNS names only) and the well-known file. */
+export function VerifyClaimButtons(props: { slug: string; claimId: string; dns: boolean; wellKnown: boolean }) {
   return (
     <div className="claim-actions">
-      {dns ? <VerifyForm slug={slug} claimId={claimId} method="dns" /> : null}
-      <VerifyForm slug={slug} claimId={claimId} method="agent" />
+      {props.dns ? <VerifyForm slug={props.slug} claimId={props.claimId} method="dns" /> : null}
+      {props.wellKnown ? <VerifyForm slug={props.slug} claimId={props.claimId} method="well-known" /> : null}
     </div>
   );
 }

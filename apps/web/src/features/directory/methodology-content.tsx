@@ -263,8 +263,12 @@ export function MethodologyContent() {
           </li>
         </ul>
         <p>
-          An endpoint whose node runs the RPC Pulse agent is marked{" "}
-          <span className="dir-verified">operator verified</span>: its operator proved control of the node.
+          An endpoint is marked <span className="dir-verified">operator verified</span>, with the organization named,
+          when that organization proved control of it: a DNS TXT record{" "}
+          <span className="mono">_rpcpulse.&lt;host&gt;</span> or a token served by the endpoint itself at{" "}
+          <span className="mono">https://&lt;host&gt;/.well-known/rpcpulse-claim</span>, checked when it asks. A node
+          naming the endpoint as its public URL, or an agent&apos;s report, proves nothing on its own and never takes an
+          endpoint from the organization holding it; a later proof by another organization does.
         </p>
       </section>
     </article>

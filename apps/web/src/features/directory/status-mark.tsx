@@ -18,7 +18,10 @@ export function StatusMark({ status, compact }: { status: DirectoryStatus; compa
 
 export function VerifiedMark() {
   return (
-    <span className="dir-verified" title="The operator runs the RPC Pulse agent on this node">
+    <span
+      className="dir-verified"
+      title="The organization named proved control of this endpoint (DNS TXT record or well-known file)"
+    >
       operator verified
     </span>
   );

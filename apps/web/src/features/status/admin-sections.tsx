@@ -74,7 +74,8 @@ export function DomainSection(props: { page: Page; ids: Ids; canEdit: boolean })
       {page.customDomain && !page.domainVerifiedAt && page.domainVerifyToken ? (
         <p className="small">
           Publish a TXT record <span className="mono">_rpcpulse-verify.{page.customDomain}</span> with the value{" "}
-          <span className="mono">{page.domainVerifyToken}</span>, then verify.
+          <span className="mono">{page.domainVerifyToken}</span>, then verify. Until then the domain is not yours:
+          another page that verifies it first serves it, and a later verification by another page takes it over.
         </p>
       ) : null}
       {props.canEdit ? (

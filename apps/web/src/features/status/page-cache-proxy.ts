@@ -81,7 +81,7 @@ export function statusPageCacheKey(pathname: string, search: URLSearchParams): s
   return `/status/${match[1]}${notice ? `?subscription=${notice}` : ""}`;
 }
 
-/** The cached page as a response with the visitor's nonce, or null to let Next render it. */
+/** The cached page (or a fresh 404/410) as a response with the visitor's nonce, or null to let Next answer. */
 export async function answerFromPageCache(input: {
   request: Request;
   pathname: string;
@@ -98,8 +98,9 @@ export async function answerFromPageCache(input: {
   if (!key) return null;
   const answer = await state().cache.get(key);
   if (!answer.page) return null;
+  // 200 from the cache, or the 404/410 a render just answered (the cache dropped that page).
   return new Response(request.method === "HEAD" ? null : pageHtml(answer.page, input.nonce), {
-    status: 200,
+    status: answer.page.status,
     headers: cacheHeaders(answer.page.contentType, input.csp, answer.outcome),
   });
 }

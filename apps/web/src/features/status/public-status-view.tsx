@@ -152,7 +152,7 @@ export function PublicStatusView(props: {
       <section className="card sp-subscribe" id="subscribe" aria-labelledby="subscribe-title">
         <h2 id="subscribe-title">Get updates</h2>
         {notice ? <p className="notice">{notice}</p> : null}
-        <form method="post" action={`/status/${snapshot.page.slug}/subscription`} className="sp-subscribe-form">
+        <form method="post" action={`${base}/subscription`} className="sp-subscribe-form">
           <label>
             <span className="sr-only">Deliver by</span>
             <select name="kind" defaultValue="email">

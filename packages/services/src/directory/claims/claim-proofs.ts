@@ -1,17 +1,23 @@
-import type { AgentClaimEvidence } from "@rpcpulse/db";
-import { CLAIM_DNS_LABEL, CLAIM_TXT_PREFIX, dnsHostOf } from "./claim-view.js";
+import { toProbeError, type SafeHttpClient } from "@rpcpulse/prober";
+import { CLAIM_DNS_LABEL, CLAIM_TXT_PREFIX, dnsHostOf, wellKnownUrlOf } from "./claim-view.js";
 
 /** TXT lookup (node:dns `resolveTxt` shape: one array of chunks per record). Injectable for tests. */
 export type TxtResolver = (name: string) => Promise<string[][]>;
 
-export type ProofResult = { ok: true; nodeId?: string } | { ok: false; reason: string };
+/** The prober's SSRF-safe client (private addresses refused unless the deployment allows them). */
+export type ClaimHttpClient = Pick<SafeHttpClient, "request">;
+
+export type ProofResult = { ok: true } | { ok: false; reason: string };
 
 const DNS_TIMEOUT_MS = 5_000;
+const WELL_KNOWN_TIMEOUT_MS = 5_000;
+/** The file holds one short line; anything bigger is not a claim file. */
+const WELL_KNOWN_MAX_BYTES = 4 * 1024;
 
 /** `_rpcpulse.<host>` has a TXT record `rpcpulse-claim=<token>` (chunks of one record are joined). */
 export async function checkDnsProof(resolveTxt: TxtResolver, url: string, token: string): Promise<ProofResult> {
   const host = dnsHostOf(url);
-  if (!host) return { ok: false, reason: "The endpoint URL has no DNS name (an IP address); use the agent method." };
+  if (!host) return { ok: false, reason: "The endpoint URL has no DNS name (an IP address); use the well-known file." };
   const name = `${CLAIM_DNS_LABEL}.${host}`;
   let records: string[][];
   let timer: NodeJS.Timeout | undefined;
@@ -41,45 +47,42 @@ export async function checkDnsProof(resolveTxt: TxtResolver, url: string, token:
   };
 }
 
-function hostPortOf(url: string): string | null {
-  try {
-    const u = new URL(url);
-    const port = u.port || (u.protocol === "https:" || u.protocol === "wss:" ? "443" : "80");
-    return `${u.hostname.toLowerCase().replace(/\.$/, "")}:${port}`;
-  } catch {
-    return null;
-  }
-}
-
 /**
- * Agent proof: one of the organization's nodes has a public URL with the endpoint's host and port,
- * its agent pushed within `maxAgeMs`, and the endpoint's probed head agrees with the node's head
- * (after allowing for the time between the two readings). Pure.
+ * The endpoint itself serves the token: GET https://<host>/.well-known/rpcpulse-claim (see
+ * `wellKnownUrlOf`) through the SSRF-safe client answers 200 with a body containing the token.
+ * Redirects are not followed (the file must be served by the endpoint's host), TLS is verified.
  */
-export function checkAgentProof(
-  evidence: AgentClaimEvidence,
-  input: { url: string; blockIntervalMs: number; now: Date; maxAgeMs: number },
-): ProofResult {
-  const target = hostPortOf(input.url);
-  const matching = evidence.nodes.filter((n) => target !== null && hostPortOf(n.publicUrl) === target);
-  if (matching.length === 0)
-    return {
-      ok: false,
-      reason: `None of your nodes has a public URL on ${target ?? "this host"}; set it in the node's settings.`,
-    };
-  const live = matching.filter((n) => n.lastSeenAt && input.now.getTime() - n.lastSeenAt.getTime() <= input.maxAgeMs);
-  if (live.length === 0) return { ok: false, reason: `The agent of ${matching[0]!.name} has not reported recently.` };
-  const probe = evidence.endpointHead;
-  if (!probe) return { ok: false, reason: "The endpoint has no recent successful probe with a head block yet." };
-  for (const node of live) {
-    if (node.headBlock === null || node.headAt === null) continue;
-    const elapsedBlocks = (probe.at.getTime() - node.headAt.getTime()) / input.blockIntervalMs;
-    const expected = node.headBlock + elapsedBlocks;
-    const tolerance = 3 + Math.abs(elapsedBlocks) * 0.25;
-    if (Math.abs(probe.block - expected) <= tolerance) return { ok: true, nodeId: node.id };
+export async function checkWellKnownProof(http: ClaimHttpClient, url: string, token: string): Promise<ProofResult> {
+  const target = wellKnownUrlOf(url);
+  if (!target) return { ok: false, reason: "The endpoint URL is not an http(s) or ws(s) URL." };
+  let response;
+  try {
+    response = await http.request(target, {
+      headers: { accept: "text/plain, */*" },
+      followRedirects: false,
+      timeoutMs: WELL_KNOWN_TIMEOUT_MS,
+      maxResponseBytes: WELL_KNOWN_MAX_BYTES,
+    });
+  } catch (error) {
+    const e = toProbeError(error);
+    if (e.reason === "ssrf_blocked")
+      return { ok: false, reason: `${target} was not fetched: the address is not public (${e.message}).` };
+    if (e.reason === "too_large")
+      return {
+        ok: false,
+        reason: `${target} answered more than ${WELL_KNOWN_MAX_BYTES} bytes; serve the token alone.`,
+      };
+    return { ok: false, reason: `Fetching ${target} failed (${e.reason}: ${e.message.slice(0, 200)}).` };
   }
+  if (response.status >= 300 && response.status < 400)
+    return { ok: false, reason: `${target} answered a redirect (HTTP ${response.status}); serve the file itself.` };
+  if (response.status !== 200) return { ok: false, reason: `${target} answered HTTP ${response.status}.` };
+  const body = response.body.toString("utf8");
+  if (body.includes(token)) return { ok: true };
   return {
     ok: false,
-    reason: `The endpoint's head (block ${probe.block}) does not match the head your agent reports for ${live[0]!.name}.`,
+    reason: body.includes(CLAIM_TXT_PREFIX)
+      ? `${target} carries another claim token.`
+      : `${target} does not contain the claim token.`,
   };
 }

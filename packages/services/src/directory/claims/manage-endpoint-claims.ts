@@ -1,31 +1,32 @@
 import { randomBytes } from "node:crypto";
 import { AppError } from "@rpcpulse/config";
 import {
+  CLAIM_PROOF_METHODS,
   deleteEndpointClaim,
-  findDirectoryEndpoint,
   findEndpointIdByUrl,
   findEndpointClaim,
-  getAgentClaimEvidence,
   listOrganizationClaims,
   recordClaimCheck,
   upsertEndpointClaim,
+  type ClaimProofMethod,
   type SqlClient,
 } from "@rpcpulse/db";
 import { z } from "zod";
 import { requireRole, type ServiceContext } from "../../context.js";
-import { OPERATOR_VERIFIED_MAX_AGE_MS } from "../present.js";
-import { checkAgentProof, checkDnsProof, type TxtResolver } from "./claim-proofs.js";
+import { checkDnsProof, checkWellKnownProof, type ClaimHttpClient, type TxtResolver } from "./claim-proofs.js";
 import { presentClaim, type EndpointClaimView } from "./claim-view.js";
 
 export interface ClaimDeps {
   sql: SqlClient;
   /** TXT lookups (the system resolver in the app; a local DNS server in tests). */
   resolveTxt: TxtResolver;
+  /** Fetches the well-known file: the prober's SSRF-safe client (a local HTTPS server in tests). */
+  http: ClaimHttpClient;
   now?: () => Date;
 }
 
 const Id = z.uuid({ error: "Not a valid id." });
-/** Verification attempts per claim: one every 5 s at most (each may cost a DNS lookup). */
+/** Verification attempts per claim: one every 5 s at most (each may cost a DNS lookup or an HTTPS fetch). */
 const MIN_CHECK_INTERVAL_MS = 5_000;
 
 /** The organization's claims (any member may look). */
@@ -61,17 +62,18 @@ export async function claimEndpoint(
 }
 
 /**
- * Check the claim's proof now, by DNS TXT record or through the organization's agent. Success makes
- * the organization the endpoint's claimant (taking it over from another organization: the current
- * proof is what counts). A failure is recorded with its reason and returned, not thrown.
+ * Check the claim's proof now: the DNS TXT record, or the token served by the endpoint at
+ * https://<host>/.well-known/rpcpulse-claim. Success makes the organization the endpoint's claimant
+ * (taking it over from another organization: the current proof is what counts). Nothing an agent
+ * reports is a proof. A failure is recorded with its reason and returned, not thrown.
  */
 export async function verifyEndpointClaim(
   deps: ClaimDeps,
   ctx: ServiceContext,
-  input: { claimId: string; method: "dns" | "agent" },
+  input: { claimId: string; method: ClaimProofMethod },
 ): Promise<EndpointClaimView> {
   requireRole(ctx, "admin");
-  const method = z.enum(["dns", "agent"]).parse(input.method);
+  const method = z.enum(CLAIM_PROOF_METHODS, { error: "Verify by DNS record or well-known file." }).parse(input.method);
   const claimId = Id.safeParse(input.claimId);
   const claim = claimId.success
     ? await findEndpointClaim(deps.sql, { organizationId: ctx.organizationId, claimId: claimId.data })
@@ -82,31 +84,16 @@ export async function verifyEndpointClaim(
     throw new AppError("RATE_LIMITED", "This claim was just checked; try again in a few seconds.", {
       retryAfterSeconds: 5,
     });
-  let result;
-  if (method === "dns") {
-    result = await checkDnsProof(deps.resolveTxt, claim.url, claim.token);
-  } else {
-    const endpoint = await findDirectoryEndpoint(deps.sql, claim.endpointId);
-    if (!endpoint) throw new AppError("NOT_FOUND", "Endpoint not found.");
-    const evidence = await getAgentClaimEvidence(deps.sql, {
-      organizationId: ctx.organizationId,
-      endpointId: claim.endpointId,
-      since: new Date(now.getTime() - OPERATOR_VERIFIED_MAX_AGE_MS),
-    });
-    result = checkAgentProof(evidence, {
-      url: claim.url,
-      blockIntervalMs: endpoint.blockIntervalMs,
-      now,
-      maxAgeMs: OPERATOR_VERIFIED_MAX_AGE_MS,
-    });
-  }
+  const result =
+    method === "dns"
+      ? await checkDnsProof(deps.resolveTxt, claim.url, claim.token)
+      : await checkWellKnownProof(deps.http, claim.url, claim.token);
   await recordClaimCheck(deps.sql, {
     organizationId: ctx.organizationId,
     claimId: claim.id,
     at: now,
     ok: result.ok,
     method,
-    nodeId: result.ok ? (result.nodeId ?? null) : null,
     error: result.ok ? null : result.reason,
   });
   const updated = await findEndpointClaim(deps.sql, { organizationId: ctx.organizationId, claimId: claim.id });

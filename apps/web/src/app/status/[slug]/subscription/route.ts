@@ -1,8 +1,9 @@
-import { isAppError } from "@rpcpulse/config";
+import { AppError, isAppError } from "@rpcpulse/config";
 import { subscribeToStatusPage } from "@rpcpulse/services";
 import { z } from "zod";
 import { clientKeyOf } from "../../../../features/status/client-key.js";
-import { lookupFromParam } from "../../../../features/status/page-lookup.js";
+import { basePathFor } from "../../../../features/status/page-lookup.js";
+import { loadSnapshot } from "../../../../features/status/public-route.js";
 import { getStatusWriteDeps } from "../../../../features/status/status-deps.js";
 import { errorResponse, readJsonBody } from "../../../../server/http.js";
 
@@ -20,14 +21,21 @@ async function readForm(request: Request): Promise<Record<string, string>> {
 }
 
 /**
- * POST /status/<slug>/subscription — JSON `{ kind, target }` answers JSON (webhook subscribers get
- * their signing secret once); the page's HTML form (urlencoded) is redirected back to the page.
+ * POST /status/<slug>/subscription (or /subscription on the page's own domain) — JSON `{ kind, target }`
+ * answers JSON (webhook subscribers get their signing secret once); the page's HTML form (urlencoded)
+ * is redirected back to the page.
  */
 export async function POST(request: Request, context: { params: Promise<{ slug: string }> }): Promise<Response> {
-  const { slug } = await context.params;
-  const lookup = lookupFromParam(slug);
-  if (!("slug" in lookup)) return new Response("Not found\n", { status: 404 });
+  const { slug: param } = await context.params;
+  // By slug or by verified domain: the page's slug, and its own path on the host the form came from.
+  const page = (await loadSnapshot(param))?.page;
   const isJson = (request.headers.get("content-type") ?? "").toLowerCase().startsWith("application/json");
+  if (!page)
+    return isJson
+      ? errorResponse(new AppError("NOT_FOUND", "Status page not found."))
+      : new Response("Not found\n", { status: 404 });
+  const lookup = { slug: page.slug };
+  const home = basePathFor(param, page.slug) || "/";
   if (isJson) {
     try {
       const body = await readJsonBody(request, Body, MAX_FORM_BYTES);
@@ -56,6 +64,6 @@ export async function POST(request: Request, context: { params: Promise<{ slug: 
   }
   return new Response(null, {
     status: 303,
-    headers: { location: `/status/${lookup.slug}?subscription=${outcome}#subscribe`, "cache-control": "no-store" },
+    headers: { location: `${home}?subscription=${outcome}#subscribe`, "cache-control": "no-store" },
   });
 }

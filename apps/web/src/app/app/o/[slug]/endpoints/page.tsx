@@ -41,9 +41,13 @@ export default async function EndpointClaimsPage({
           <h1>Public endpoints you run</h1>
           <p className="muted">
             Claim a listed endpoint to show your organization next to it in the{" "}
-            <Link href="/directory">public directory</Link>. Prove it with a DNS TXT record, or through your agent: a
-            node whose public URL has the endpoint&apos;s host and port, whose head matches the endpoint&apos;s. An
-            endpoint whose node runs our agent is marked operator verified.
+            <Link href="/directory">public directory</Link>, marked operator verified. Prove you control it in one of
+            two ways: publish a DNS TXT record <span className="mono">_rpcpulse.&lt;host&gt;</span>, or have the
+            endpoint serve its claim token at{" "}
+            <span className="mono">https://&lt;host&gt;/.well-known/rpcpulse-claim</span> (over HTTPS with a valid
+            certificate; the endpoint&apos;s own port for https endpoints, port 443 otherwise; redirects are not
+            followed). What your agent reports is not a proof. If another organization proves control later, the
+            endpoint moves to it and your claim shows as taken over.
           </p>
         </div>
       </div>
@@ -77,8 +81,14 @@ export default async function EndpointClaimsPage({
                     <CopyField id={`dns-value-${c.id}`} label="TXT record value" value={c.dnsValue} />
                   </div>
                 ) : (
-                  <p className="small muted">The URL is an IP address: verify through your agent.</p>
+                  <p className="small muted">The URL is an IP address: no DNS record; use the well-known file.</p>
                 )}
+                {c.wellKnownUrl ? (
+                  <div className="claim-dns">
+                    <CopyField id={`wk-url-${c.id}`} label="Or serve this file" value={c.wellKnownUrl} />
+                    <CopyField id={`wk-body-${c.id}`} label="with this content" value={c.wellKnownBody} />
+                  </div>
+                ) : null}
                 <p className="small muted">
                   Last checked {when(c.lastCheckedAt)}
                   {c.verifiedAt ? ` · verified ${when(c.verifiedAt)}` : ""}
@@ -90,7 +100,12 @@ export default async function EndpointClaimsPage({
                 ) : null}
                 {canManage ? (
                   <div className="claim-row">
-                    <VerifyClaimButtons slug={ctx.organizationSlug} claimId={c.id} dns={c.dnsName !== null} />
+                    <VerifyClaimButtons
+                      slug={ctx.organizationSlug}
+                      claimId={c.id}
+                      dns={c.dnsName !== null}
+                      wellKnown={c.wellKnownUrl !== null}
+                    />
                     <WithdrawClaimButton slug={ctx.organizationSlug} claimId={c.id} url={c.url} />
                   </div>
                 ) : null}

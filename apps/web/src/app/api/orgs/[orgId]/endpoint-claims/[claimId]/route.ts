@@ -1,4 +1,4 @@
-import { verifyEndpointClaim, withdrawEndpointClaim } from "@rpcpulse/services";
+import { CLAIM_PROOF_METHODS, verifyEndpointClaim, withdrawEndpointClaim } from "@rpcpulse/services";
 import { z } from "zod";
 import { getClaimDeps } from "../../../../../../features/claims/claim-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../../server/http.js";
@@ -6,9 +6,12 @@ import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../..
 export const dynamic = "force-dynamic";
 
 type Params = { orgId: string; claimId: string };
-const PostBody = z.object({ method: z.enum(["dns", "agent"]) }).strict();
+const PostBody = z.object({ method: z.enum(CLAIM_PROOF_METHODS) }).strict();
 
-/** POST /api/orgs/:orgId/endpoint-claims/:claimId { method }: verify now (admin or owner). */
+/**
+ * POST /api/orgs/:orgId/endpoint-claims/:claimId { method: "dns" | "well-known" }: check the proof now
+ * (admin or owner): the TXT record, or the token at https://<host>/.well-known/rpcpulse-claim.
+ */
 export const POST = withRoute<Params>(async (request, params) => {
   const body = await readJsonBody(request, PostBody);
   const { ctx } = await requireApiOrgContext(request, params.orgId);
