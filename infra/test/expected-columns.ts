@@ -89,5 +89,6 @@ export const EXPECTED_COLUMNS: Record<string, Record<string, Columns>> = {
     Memory: series("MemAvailable", "Shmem", "swap used", "MemTotal"),
     "Disk free": series("data dir free", "data dir size", "/dev/shm free"),
     "CPU and load": series("CPU avg", "CPU max", "load1 avg", "load1 max"),
+    "Finality lag (head − finalized)": series("finality lag"),
   },
 };

@@ -21,6 +21,8 @@ function snapshot(): PublicStatusPage {
     days: [],
     responseMs: [],
     lagBlocks: [],
+    finalityLagBlocks: 45,
+    finalityLag: [],
   };
   return {
     page: {

@@ -25,6 +25,8 @@ function component(id: string, days: PublicDay[]): PublicComponent {
     days,
     responseMs: [],
     lagBlocks: [],
+    finalityLagBlocks: null,
+    finalityLag: [],
   };
 }
 

@@ -1,6 +1,7 @@
 import { runRules, type Rule } from "./engine.js";
 import { SYNC_RULES } from "./rules/chain-sync.js";
 import { CLIENT_RULES } from "./rules/clients.js";
+import { FINALITY_RULES } from "./rules/finality-stall.js";
 import { FLOOD_RULES } from "./rules/flood.js";
 import { HIVE_RULES } from "./rules/hive-state.js";
 import { KERNEL_STALE_RULES } from "./rules/kernel-stale.js";
@@ -20,6 +21,7 @@ const ALL_RULES: readonly Rule[] = [
   ...FLOOD_RULES,
   ...SYNC_RULES,
   ...STALL_RULES,
+  ...FINALITY_RULES,
   ...HIVE_RULES,
   ...CLIENT_RULES,
   ...SIDECAR_RULES,

@@ -32,6 +32,12 @@ export const METRIC_DEFINITIONS: Record<
   latency_p95_ms: { label: "RPC latency", unit: "ms", of: (s) => s.totalMs },
   lag_blocks: { label: "Blocks behind the network", unit: "blocks", of: (s) => s.lagBlocks },
   head_age_ms: { label: "Head block age", unit: "ms", of: (s) => s.headAgeMs },
+  finality_lag_blocks: {
+    label: "Blocks not yet final (head − finalized)",
+    unit: "blocks",
+    of: (s) =>
+      typeof s.headBlock === "number" && typeof s.finalizedBlock === "number" ? s.headBlock - s.finalizedBlock : null,
+  },
   close_wait: { label: "CLOSE_WAIT sockets", unit: "sockets", of: (s) => s.tcpCloseWait },
   orphans: { label: "Orphaned TCP sockets", unit: "sockets", of: (s) => s.sockOrphan },
   fin_wait2: { label: "FIN_WAIT2 sockets", unit: "sockets", of: (s) => s.tcpFinWait2 },

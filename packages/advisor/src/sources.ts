@@ -123,6 +123,22 @@ export const SRC = {
     title: "polkadot-sdk: system_health (peers, isSyncing, shouldHavePeers), system_syncState",
     url: "https://github.com/paritytech/polkadot-sdk/blob/master/substrate/client/rpc-api/src/system/mod.rs",
   },
+  hiveWitnessSchedule: {
+    title: "Hive developer portal: dynamic global properties (last_irreversible_block_num, witness confirmations)",
+    url: "https://developers.hive.io/tutorials-recipes/understanding-dynamic-global-properties.html",
+  },
+  grandpaRpc: {
+    title: "polkadot-sdk: GRANDPA RPC (grandpa_roundState, finality votes)",
+    url: "https://github.com/paritytech/polkadot-sdk/blob/master/substrate/client/consensus/grandpa/rpc/src/lib.rs",
+  },
+  beaconFinality: {
+    title: "Ethereum Beacon API: getStateFinalityCheckpoints",
+    url: "https://ethereum.github.io/beacon-APIs/#/Beacon/getStateFinalityCheckpoints",
+  },
+  ethGasper: {
+    title: "ethereum.org: Gasper (checkpoints, finality, inactivity leak)",
+    url: "https://ethereum.org/en/developers/docs/consensus-mechanisms/pos/gasper/",
+  },
   subway: { title: "Subway: Substrate JSON-RPC gateway", url: "https://github.com/AcalaNetwork/subway" },
   sidecarOpenapi: {
     title: "substrate-api-sidecar OpenAPI (noFees, finalized)",

@@ -23,6 +23,8 @@ export const DEFAULT_THRESHOLDS: Thresholds = {
   fewPeers: 5,
   stalledHeadBlocks: 10, // KB A9 R20/R21: warn at 3 blocks, critical at 5 min (Ethereum) / 60 s (Hive)
   stalledHeadMinMs: 60_000,
+  finalityStallBlocks: 64, // two Ethereum epochs (finality moves once per 32-slot epoch)
+  finalityStallMinMs: 300_000,
   shmFreeRatio: 0.1,
   memAvailableRatio: 0.1, // KB A9 R13
   sidecarP95Ms: 1000,

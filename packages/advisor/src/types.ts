@@ -39,6 +39,7 @@ export type TargetMetric =
   | "latency_p95_ms" // totalMs (p95 over the window; per-sample value for the comparison)
   | "lag_blocks"
   | "head_age_ms"
+  | "finality_lag_blocks" // headBlock − finalizedBlock
   | "close_wait"
   | "orphans" // sockOrphan
   | "fin_wait2"
@@ -206,6 +207,9 @@ export interface Thresholds {
   /** Stalled head: head unchanged for max(stalledHeadMinMs, stalledHeadBlocks × block interval). */
   stalledHeadBlocks: number;
   stalledHeadMinMs: number;
+  /** Finality stall: finalized block unchanged for max(finalityStallMinMs, finalityStallBlocks × block interval) while the head moves. */
+  finalityStallBlocks: number;
+  finalityStallMinMs: number;
   /** tmpfs free share below which the hived state rule fires; MemAvailable share likewise. */
   shmFreeRatio: number;
   memAvailableRatio: number;

@@ -1,5 +1,6 @@
 import type { AdvisorInput } from "../src/index.js";
 import { GIB, build, defaultIps, faulty } from "./fixtures.js";
+import { finalityStalled } from "./finality-fixtures.js";
 
 /** Varied faulty inputs, each expected to raise `ruleId` (and used to harvest every snippet). */
 export interface Case {
@@ -210,6 +211,22 @@ export const CASES: Case[] = [
   { name: "stalled geth, syncing", ruleId: "stalled-head", input: faulty.stalled(geth, 19, { syncing: true }) },
   { name: "stalled nethermind, 3 peers", ruleId: "stalled-head", input: faulty.stalled(nethermind, 25, { peers: 3 }) },
   { name: "stalled substrate, 0 peers", ruleId: "stalled-head", input: faulty.stalled(substrate, 12, { peers: 0 }) },
+  {
+    name: "geth, finality stalled 20 min",
+    ruleId: "finality-stalled",
+    input: finalityStalled(geth, 120, { depth: 70 }),
+  },
+  { name: "polkadot, GRANDPA stalled 10 min", ruleId: "finality-stalled", input: finalityStalled(substrate, 60) },
+  {
+    name: "hived, LIB stuck, 30 blocks behind",
+    ruleId: "finality-stalled",
+    input: finalityStalled(hived, 40, { depth: 18, lagBlocks: 30 }),
+  },
+  {
+    name: "sidecar, finalized stuck",
+    ruleId: "finality-stalled",
+    input: finalityStalled({ family: "sidecar", clientVersion: "20.3.0", blockIntervalMs: 6000, rpcPort: 8080 }, 70),
+  },
   {
     name: "local proxy on ::1",
     ruleId: "connection-flood",

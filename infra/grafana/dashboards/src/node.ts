@@ -92,7 +92,8 @@ export function nodeDashboard() {
   return dashboard({
     uid: NODE_UID,
     title: "RPC Pulse / Node",
-    description: "One node as its agent sees it: TCP state, remote peers, head and lag, RPC latency, host.",
+    description:
+      "One node as its agent sees it: TCP state, remote peers, head and lag, finality lag, RPC latency, host.",
     tags: ["rpcpulse"],
     time: { from: "now-3h", to: "now" },
     variables: [
@@ -256,6 +257,16 @@ export function nodeDashboard() {
           avgOf("load1 avg", "load1", "load1_sum", "host_samples"),
           { alias: "load1 max", raw: "max(load1)::float8", rollup: "max(load1_max)::float8" },
         ]),
+      }),
+      timeSeries(13, {
+        title: "Finality lag (head − finalized)",
+        description:
+          "Blocks not yet final: head minus the finalized block (Substrate GRANDPA finalized head, Ethereum " +
+          "`finalized` tag, Hive/Steem last irreversible block), worst per interval. Over rollups each row is " +
+          `max(head) − max(finalized) of its minute or hour, i.e. about its last sample. ${RESOLUTION_NOTE}`,
+        gridPos: { h: 8, w: 24, x: 0, y: 44 },
+        unit: "short",
+        sql: nodeSeriesSql([maxOf("finality lag", "head_block - finalized_block", "head_block - finalized_block")]),
       }),
     ],
   });

@@ -22,6 +22,7 @@ export const ADVISOR_SERIES_METRICS = [
   "latency_p95_ms",
   "lag_blocks",
   "head_age_ms",
+  "finality_lag_blocks",
   "close_wait",
   "orphans",
   "fin_wait2",
@@ -52,6 +53,8 @@ const EXPRESSIONS: Record<AdvisorSeriesMetric, { raw: string; rollup: string | n
   latency_p95_ms: { raw: "total_ms", rollup: "histogram" },
   lag_blocks: { raw: "lag_blocks", rollup: "lag_blocks_sum::float8 / nullif(lag_samples, 0)" },
   head_age_ms: { raw: "head_age_ms", rollup: "head_age_ms_max" },
+  // Rollups: both per-bucket maxima, so about the bucket's last sample.
+  finality_lag_blocks: { raw: "head_block - finalized_block", rollup: "head_block - finalized_block" },
   close_wait: { raw: "tcp_close_wait", rollup: "close_wait_max" },
   orphans: { raw: "sock_orphan", rollup: "sock_orphan_max" },
   fin_wait2: { raw: "tcp_fin_wait2", rollup: "fin_wait2_max" },

@@ -19,6 +19,7 @@ export const FLEET_SORT_KEYS = [
   "lag",
   "finality",
   "headAge",
+  "publicHead",
   "p50",
   "p95",
   "connections",
@@ -111,6 +112,13 @@ function sortValue(row: FleetRow, key: FleetSortKey): string | number | null {
       return row.finalityLagBlocks;
     case "headAge":
       return row.headAgeMs;
+    case "publicHead":
+      // Most behind first in ascending order; a failing URL before any answer.
+      return row.publicHead === null
+        ? null
+        : row.publicHead.verdict === "failing"
+          ? Number.NEGATIVE_INFINITY
+          : row.publicHead.diffBlocks;
     case "p50":
       return row.latencyP50Ms;
     case "p95":

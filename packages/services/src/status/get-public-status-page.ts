@@ -2,10 +2,14 @@ import { AppError } from "@rpcpulse/config";
 import {
   findPublicStatusPage,
   listPageIncidents,
+  listNodeHeads,
   listPageMaintenance,
   queryComponentHourSeries,
+  queryFinalityHourSeries,
   queryLatestEndpointProbes,
   queryNodeComponentTelemetry,
+  finalityLagOf,
+  type FinalityHourPoint,
   type PrismaClient,
   type SqlClient,
   type StatusPageTree,
@@ -52,6 +56,10 @@ export interface PublicComponent {
   responseMs: (number | null)[];
   /** Nodes: hourly worst lag in blocks over the last 24 h. */
   lagBlocks: (number | null)[];
+  /** Nodes: blocks not yet final now (head − finalized; Hive/Steem: last irreversible), null without data. */
+  finalityLagBlocks: number | null;
+  /** Nodes: hourly finality lag over the last 24 h (about each hour's last sample). */
+  finalityLag: (number | null)[];
 }
 
 export interface PublicIncidentUpdate {
@@ -154,7 +162,7 @@ export async function buildPublicStatusPage(
   const hourFrom = new Date(hourTo.getTime() - 24 * HOUR_MS);
   const since = new Date(utcDay(now).getTime() - (UPTIME_DAYS - 1) * 86_400_000);
 
-  const [telemetry, probes, uptime, hourly, incidents, maintenance] = await Promise.all([
+  const [telemetry, probes, uptime, hourly, incidents, maintenance, heads, finalityHours] = await Promise.all([
     queryNodeComponentTelemetry(deps.sql, nodeIds),
     queryLatestEndpointProbes(deps.sql, { endpointIds, since: new Date(now.getTime() - PROBE_FRESH_MS) }),
     getComponentUptime(deps, {
@@ -168,6 +176,8 @@ export async function buildPublicStatusPage(
     queryComponentHourSeries(deps.sql, { nodeIds, endpointIds, from: hourFrom, to: hourTo }),
     listPageIncidents(deps.prisma, { pageId: tree.id, organizationId: tree.organizationId, since, limit: 200 }),
     listPageMaintenance(deps.prisma, { pageId: tree.id, endsAfter: now, limit: 50 }),
+    listNodeHeads(deps.sql, nodeIds),
+    queryFinalityHourSeries(deps.sql, { nodeIds, from: hourFrom, to: hourTo }),
   ]);
 
   const ownIds = new Set(comps.map((c) => c.id));
@@ -204,6 +214,12 @@ export async function buildPublicStatusPage(
   const probesByEndpoint = groupBy(probes, (p) => p.endpointId);
   const hours = Array.from({ length: 24 }, (_, i) => hourFrom.getTime() + i * HOUR_MS);
   const hourlyByRef = groupBy(hourly, (h) => h.refId);
+  const finalityNow = new Map(
+    heads
+      .filter((h) => h.sampleTime !== null && now.getTime() - h.sampleTime.getTime() <= PROBE_FRESH_MS)
+      .map((h) => [h.nodeId, finalityLagOf(h.headBlock, h.finalizedBlock)]),
+  );
+  const finalityByNode = groupBy(finalityHours, (h) => h.nodeId);
 
   const components: PublicComponent[] = comps.map((c) => {
     const ref = refOf(c);
@@ -241,6 +257,8 @@ export async function buildPublicStatusPage(
       }),
       responseMs: hours.map((h) => round1(points.get(h)?.avgMs ?? null)),
       lagBlocks: hours.map((h) => (c.kind === "node" ? (points.get(h)?.lagBlocksMax ?? null) : null)),
+      finalityLagBlocks: c.kind === "node" ? (finalityNow.get(ref) ?? null) : null,
+      finalityLag: hourValues(hours, c.kind === "node" ? finalityByNode.get(ref) : undefined),
     };
   });
 
@@ -279,6 +297,12 @@ export async function buildPublicStatusPage(
     maintenance: publicMaintenance,
     hours: hours.map((h) => h / 1000),
   };
+}
+
+/** One value per hour start (null where the hour has none). */
+function hourValues(hours: number[], points: FinalityHourPoint[] | undefined): (number | null)[] {
+  const byHour = new Map((points ?? []).map((p) => [p.bucket.getTime(), p.finalityLagBlocks]));
+  return hours.map((h) => byHour.get(h) ?? null);
 }
 
 function round1(v: number | null): number | null {

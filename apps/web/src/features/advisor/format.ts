@@ -29,6 +29,7 @@ const METRIC_LABEL: Record<string, { label: string; unit: string; ratio?: boolea
   latency_p95_ms: { label: "RPC latency", unit: "ms" },
   lag_blocks: { label: "Lag behind the network head", unit: "blocks" },
   head_age_ms: { label: "Head age", unit: "ms" },
+  finality_lag_blocks: { label: "Blocks not yet final", unit: "blocks" },
   close_wait: { label: "CLOSE_WAIT sockets", unit: "sockets" },
   orphans: { label: "Orphaned sockets", unit: "sockets" },
   fin_wait2: { label: "FIN_WAIT2 sockets", unit: "sockets" },

@@ -135,6 +135,7 @@ export function renderSummary(snapshot: PublicStatusPage, pageUrl: string): Reco
       network: c.network,
       status: c.state,
       uptime90d: c.uptime90,
+      ...(c.kind === "node" ? { finalityLagBlocks: c.finalityLagBlocks } : {}),
     })),
     activeIncidents: snapshot.activeIncidents.map((i) => ({
       id: i.id,

@@ -15,8 +15,12 @@ function meanAt(
   return values.length === 0 ? null : values.reduce((a, b) => a + b, 0) / values.length;
 }
 
-function maxAt(components: PublicComponent[], i: number): number | null {
-  const values = components.map((c) => c.lagBlocks[i] ?? null).filter((v): v is number => v !== null);
+function maxAt(
+  components: PublicComponent[],
+  i: number,
+  pick: (c: PublicComponent) => (number | null)[] = (c) => c.lagBlocks,
+): number | null {
+  const values = components.map((c) => pick(c)[i] ?? null).filter((v): v is number => v !== null);
   return values.length === 0 ? null : Math.max(...values);
 }
 
@@ -78,6 +82,12 @@ export function PublicStatusView(props: {
                   <span className="sp-name">
                     {c.name}
                     <span className="muted small"> · {c.network}</span>
+                    {c.kind === "node" && c.finalityLagBlocks !== null ? (
+                      <span className="muted small" title="Blocks not yet final: head − finalized block">
+                        {" "}
+                        · finality lag {Math.round(c.finalityLagBlocks).toLocaleString("en-US")}
+                      </span>
+                    ) : null}
                   </span>
                   <Sparkline
                     values={c.kind === "node" ? c.lagBlocks : c.responseMs}
@@ -141,6 +151,22 @@ export function PublicStatusView(props: {
             format={(v) => `${Math.round(v)}`}
             emptyText="No node lag data in the last 24 hours."
           />
+          {nodes.some((c) => c.finalityLag.some((v) => v !== null)) ? (
+            <LineChart
+              id="sp-finality"
+              title="Finality lag: blocks not yet final (worst node)"
+              times={times}
+              series={[
+                {
+                  label: "Finality lag",
+                  tone: "b" as const,
+                  values: times.map((_, i) => maxAt(nodes, i, (c) => c.finalityLag)),
+                },
+              ]}
+              format={(v) => `${Math.round(v)}`}
+              emptyText="No finality data in the last 24 hours."
+            />
+          ) : null}
         </div>
       </section>
 
