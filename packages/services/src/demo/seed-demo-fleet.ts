@@ -43,6 +43,18 @@ function clientOf(spec: DemoNodeSpec): { clientName: string; clientVersion: stri
 }
 
 /**
+ * Public URLs of demo nodes, by node name → the simnet node that answers there. hive-api's "public
+ * URL" is the lagging Hive node: a load balancer serving a stale backend, which the fleet and node
+ * pages flag (public head vs node head); eth-geth's is itself (in step).
+ */
+const DEMO_PUBLIC_URL_OF: Record<string, string> = { "hive-api": "hive-lagging", "eth-geth": "eth-geth" };
+
+function demoPublicUrl(spec: DemoNodeSpec, specs: readonly DemoNodeSpec[]): string | undefined {
+  const target = specs.find((s) => s.name === DEMO_PUBLIC_URL_OF[spec.name]);
+  return target ? `http://127.0.0.1:${target.port}` : undefined;
+}
+
+/**
  * Enrol the simulated demo nodes in the demo organization (idempotent by node name) and issue
  * each a fresh agent token, so the quick start can run one agent per node. Demo mode only: the
  * caller checks DEMO_MODE; this refuses organizations without an owner.
@@ -80,6 +92,7 @@ export async function seedDemoFleet(
       ...clientOf(spec),
       name: spec.name,
       localRpcUrl: rpcUrl,
+      publicUrl: demoPublicUrl(spec, specs),
       region: "local",
     });
     agents.push({
