@@ -3,11 +3,13 @@ import { defineQueue } from "../define-queue.js";
 
 /**
  * Alert evaluation: `evaluate` runs every rule of every organization once (recurring, every
- * ALERT_EVALUATE_INTERVAL_MS). Global work: no tenant. A failed run is retried once after a
- * second (a database blip); after that the next scheduled run supersedes it.
+ * ALERT_EVALUATE_INTERVAL_MS). `sweep-deliveries` (recurring, ALERT_DELIVERY_SWEEP_INTERVAL_MS)
+ * queues delivery rows that were committed but never queued (the outbox sweeper). Global work: no
+ * tenant. A failed run is retried once after a second (a database blip); after that the next
+ * scheduled run supersedes it.
  */
 export const AlertsPayload = z.object({
-  task: z.enum(["evaluate"]),
+  task: z.enum(["evaluate", "sweep-deliveries"]),
 });
 export type AlertsPayload = z.infer<typeof AlertsPayload>;
 
