@@ -90,5 +90,6 @@ export const EXPECTED_COLUMNS: Record<string, Record<string, Columns>> = {
     "Disk free": series("data dir free", "data dir size", "/dev/shm free"),
     "CPU and load": series("CPU avg", "CPU max", "load1 avg", "load1 max"),
     "Finality lag (head − finalized)": series("finality lag"),
+    "Node head vs consensus head": series("node head", "consensus head"),
   },
 };

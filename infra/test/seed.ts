@@ -143,6 +143,15 @@ export async function seedFleet(sql: SqlClient, now: Date): Promise<SeededFleet>
   }
   await insertNodeSamples(sql, samples);
   await insertRemoteIps(sql, ips);
+  // The network's consensus decisions over the same history: three blocks ahead of alpha's head.
+  for (let k = 0; k <= steps; k++) {
+    const time = new Date(now.getTime() - (steps - k) * STEP_MS);
+    await sql.query(
+      `INSERT INTO network_heads (network_id, time, anchor_time, head_block, considered, agreeing, quorum)
+       VALUES ($1, $2, $2, $3, 3, 3, 2)`,
+      [NETWORK, time, 1_003 + k],
+    );
+  }
   await refreshRollups(sql, { from: new Date(now.getTime() - HISTORY_MS - 3_600_000), to: now });
   return { now };
 }

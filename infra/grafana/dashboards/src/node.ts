@@ -87,6 +87,25 @@ WHERE r.node_id = ${NODE_ID} AND $__timeFilter(r.time)
 GROUP BY 1, 2
 ORDER BY 1, 2`;
 
+/**
+ * The node's own head against the network's consensus head (network_heads, decided by the worker every
+ * 10 s): the gap is the lag every RPC Pulse view shows. Raw samples and decisions, highest per interval.
+ */
+const headVsConsensus = `
+SELECT b.time, max(b.node_head) AS "node head", max(b.consensus) AS "consensus head"
+FROM (
+  SELECT ${bucketExpr("raw", "s.time")} AS time, s.head_block AS node_head, NULL::bigint AS consensus
+  FROM node_samples s
+  WHERE s.node_id = ${NODE_ID} AND $__timeFilter(s.time)
+  UNION ALL
+  SELECT ${bucketExpr("raw", "h.time")} AS time, NULL::bigint, h.head_block
+  FROM network_heads h
+  JOIN nodes n ON n.network_id = h.network_id
+  WHERE n.id = ${NODE_ID} AND $__timeFilter(h.time)
+) b
+GROUP BY 1
+ORDER BY 1`;
+
 export function nodeDashboard() {
   const half = (x: number, y: number) => ({ h: 8, w: 12, x, y });
   return dashboard({
@@ -267,6 +286,15 @@ export function nodeDashboard() {
         gridPos: { h: 8, w: 24, x: 0, y: 44 },
         unit: "short",
         sql: nodeSeriesSql([maxOf("finality lag", "head_block - finalized_block", "head_block - finalized_block")]),
+      }),
+      timeSeries(14, {
+        title: "Node head vs consensus head",
+        description:
+          "The node's head and its network's consensus head as the worker decides it (a quorum of independent " +
+          "sources, every 10 s; see the README's consensus section). Their gap is the node's lag. Raw data, highest per interval.",
+        gridPos: { h: 8, w: 24, x: 0, y: 52 },
+        unit: "short",
+        sql: headVsConsensus,
       }),
     ],
   });
