@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { agentBatchSchema, type AgentBatch } from "@rpcpulse/domain";
+import { readOrCreateInstallId } from "../src/push/install-id.js";
 import { Spool } from "../src/push/spool.js";
 import { backoffDelayMs, parseRetryAfter } from "../src/push/sender.js";
 
@@ -249,6 +250,45 @@ test("run: a rejected token (401) keeps batches; SIGHUP re-reads the token file 
     assert.equal(rx.got[0]!.seq, 1, "the batch refused with the old token is delivered, not lost");
     assert.match(agent.stderrText(), /configuration reloaded \(SIGHUP\)/);
     assert.doesNotMatch(agent.stderrText(), /rpa_new_token_1111|rpa_old_token_0000/, "tokens never reach the log");
+  } finally {
+    await stop(agent);
+    await rx.close();
+    rmSync(state, { recursive: true, force: true });
+  }
+});
+
+test("install id: created once in the state dir, kept across restarts, new after a reinstall", () => {
+  const state = mkdtempSync(join(tmpdir(), "rpcpulse-install-"));
+  try {
+    const id = readOrCreateInstallId(state);
+    assert.match(id, /^[A-Za-z0-9_-]{16,64}$/);
+    assert.equal(readFileSync(join(state, "install-id"), "utf8").trim(), id);
+    assert.equal(readOrCreateInstallId(state), id, "stable across restarts");
+    writeFileSync(join(state, "install-id"), "not an id\n");
+    const replaced = readOrCreateInstallId(state);
+    assert.notEqual(replaced, id, "an unreadable id is replaced");
+    rmSync(state, { recursive: true, force: true });
+    assert.notEqual(readOrCreateInstallId(state), replaced, "a lost state directory means a new install");
+  } finally {
+    rmSync(state, { recursive: true, force: true });
+  }
+});
+
+test("run: batches carry the install id; a 503 with Retry-After (backpressure) is waited out, the batch kept", async () => {
+  const state = mkdtempSync(join(tmpdir(), "rpcpulse-run-"));
+  const rx = await receiver((n) => (n === 1 ? { status: 503, headers: { "retry-after": "2" } } : { status: 202 }));
+  const agent = startAgent(["--state-dir", state, "--ingest-url", rx.url], { RPCPULSE_TOKEN: "rpa_first_token_abc" });
+  try {
+    await until("two deliveries", () => rx.got.length >= 2, 30_000);
+    const installId = readFileSync(join(state, "install-id"), "utf8").trim();
+    assert.ok(
+      rx.attempts.every((r) => r.batch.installId === installId),
+      "every batch names the install",
+    );
+    assert.equal(rx.got[0]!.seq, 1, "the batch refused with 503 is delivered, not dropped");
+    const waited = rx.attempts[1]!.at - rx.attempts[0]!.at;
+    assert.ok(waited >= 1_950, `Retry-After honoured on 503 (${waited} ms)`);
+    assert.match(agent.stderrText(), /server busy \(503\): keeping the spool, waiting for Retry-After/);
   } finally {
     await stop(agent);
     await rx.close();

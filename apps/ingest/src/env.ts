@@ -1,3 +1,4 @@
+import { isIP } from "node:net";
 import { databaseEnv, loadEnvOrExit, loggingEnv, parseEnv, redisEnv, runtimeEnv } from "@rpcpulse/config";
 import { z } from "zod";
 
@@ -28,6 +29,48 @@ export const ingestEnvShape = {
   /** Token cache freshness (capped at 30 s) and stale-if-database-down window. */
   INGEST_TOKEN_CACHE_TTL_MS: ms(30_000, 0, 30_000),
   INGEST_TOKEN_STALE_IF_ERROR_MS: ms(5 * 60_000, 0, 3_600_000),
+  /** Unknown tokens are cached apart from valid ones: how long, and how many prefixes at most. */
+  INGEST_TOKEN_NEGATIVE_TTL_MS: ms(60_000, 0, 3_600_000),
+  INGEST_TOKEN_NEGATIVE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+  /**
+   * Unauthenticated requests (missing, malformed, unknown, revoked token) per client address, per
+   * ingest process: sustained rate and burst. Past it: 429, and no token look-up in the database.
+   */
+  INGEST_UNAUTH_RATE_PER_SECOND: z.coerce.number().positive().max(100_000).default(1),
+  INGEST_UNAUTH_BURST: z.coerce.number().int().min(1).max(1_000_000).default(20),
+  INGEST_UNAUTH_MAX_ADDRESSES: z.coerce.number().int().min(1).max(10_000_000).default(100_000),
+  /**
+   * Comma-separated reverse proxy addresses/CIDRs in front of the ingest API; only for requests
+   * from them is X-Forwarded-For read for the client address (per-address limits).
+   */
+  TRUSTED_PROXIES: z
+    .string()
+    .default("")
+    .transform((v) =>
+      v
+        .split(",")
+        .map((s) => s.trim())
+        .filter(Boolean),
+    )
+    .refine(
+      (list) => list.every((e) => isIP(e.split("/")[0] ?? "") !== 0),
+      "must be comma-separated IP addresses or CIDRs",
+    ),
+  /**
+   * Backpressure: with this many ingest jobs waiting/retrying in Redis, or this many parked (failed
+   * for good, awaiting `npm run ingest:redrive`), new batches get 503 + Retry-After (seconds) and
+   * stay in the agents' spools. Counts are read at most once per INGEST_LOAD_CHECK_INTERVAL_MS.
+   */
+  INGEST_MAX_BACKLOG_JOBS: z.coerce.number().int().min(1).max(100_000_000).default(100_000),
+  INGEST_MAX_PARKED_JOBS: z.coerce.number().int().min(1).max(100_000_000).default(10_000),
+  INGEST_BACKPRESSURE_RETRY_AFTER_S: z.coerce.number().int().min(1).max(3_600).default(60),
+  INGEST_LOAD_CHECK_INTERVAL_MS: ms(1_000, 0, 60_000),
+  /**
+   * Retry schedule of a queued batch for errors other than a database outage (an outage never uses
+   * up attempts): attempts, first delay (doubling). After the last attempt the job is parked.
+   */
+  INGEST_JOB_ATTEMPTS: z.coerce.number().int().min(1).max(1_000).default(12),
+  INGEST_JOB_BACKOFF_MS: ms(1_000, 1, 3_600_000),
   /** Batches remembered per node for duplicate answers (older replays are still never stored twice). */
   INGEST_DEDUPE_WINDOW: z.coerce.number().int().min(16).max(100_000).default(4_096),
   /** Requests being read/processed at once; beyond it new requests get 503 at once. */

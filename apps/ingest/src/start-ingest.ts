@@ -1,17 +1,41 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AppError, RPCPULSE_VERSION, toErrorBody, type Logger } from "@rpcpulse/config";
-import { agentTokenChannel, closeQueues, createRedisConnection, pingRedis, type QueueTarget } from "@rpcpulse/queue";
+import {
+  agentTokenChannel,
+  closeQueues,
+  createRedisConnection,
+  pingRedis,
+  readAgentTokenChangeMark,
+  type QueueTarget,
+} from "@rpcpulse/queue";
 import { createAgentTokenVerifier, createVantageEndpointFilter } from "@rpcpulse/services";
 import pg from "pg";
 import type { IngestEnv } from "./env.js";
+import { createAddressLimiter } from "./http/address-limiter.js";
+import { createClientAddressResolver } from "./http/client-address.js";
 import { createIngestHandler, sendJson } from "./http/ingest-handler.js";
 import { createIngestRedis } from "./redis/ingest-redis.js";
+import { createQueueLoadGate } from "./redis/queue-load-gate.js";
 import { createWireValidator } from "./wire-validator.js";
 
 export interface RunningIngest {
   port: number;
+  /** Counters of this process (token look-ups, negative-cache answers), for tests and diagnostics. */
+  stats(): { tokenLookups: number; negativeHits: number; negativeCached: number; limitedAddresses: number };
   stop(): Promise<void>;
+}
+
+const REDIS_DEADLINE_MS = 2_000;
+
+function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`redis did not answer within ${ms} ms`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 /** Everything the ingest process runs, from a parsed environment (the entry only wires signals). */
@@ -35,10 +59,18 @@ export async function startIngest(env: IngestEnv, log: Logger): Promise<RunningI
   sql.on("error", (error: Error) => log.warn({ err: error.message }, "postgres pool error"));
 
   const verifier = createAgentTokenVerifier(
-    { sql },
+    {
+      sql,
+      // Each request reads its token's change mark: a token revoked, rotated or whose node was
+      // deleted is refused by every ingest process from the next request on.
+      readChangeMark: (tokenPrefix) =>
+        withDeadline(readAgentTokenChangeMark(redis, env.QUEUE_PREFIX, tokenPrefix), REDIS_DEADLINE_MS),
+    },
     {
       ttlMs: env.INGEST_TOKEN_CACHE_TTL_MS,
       staleIfErrorMs: env.INGEST_TOKEN_STALE_IF_ERROR_MS,
+      negativeTtlMs: env.INGEST_TOKEN_NEGATIVE_TTL_MS,
+      maxNegativeEntries: env.INGEST_TOKEN_NEGATIVE_MAX,
       onBackgroundError: (error) =>
         log.debug({ err: error instanceof Error ? error.message : String(error) }, "token lastUsedAt not written"),
     },
@@ -56,12 +88,27 @@ export async function startIngest(env: IngestEnv, log: Logger): Promise<RunningI
   subscriber.on("message", (_channel: string, tokenPrefix: string) => verifier.invalidate(tokenPrefix));
   void subscriber.subscribe(agentTokenChannel(env.QUEUE_PREFIX)).catch(() => undefined);
 
+  const unauthenticated = createAddressLimiter({
+    ratePerSecond: env.INGEST_UNAUTH_RATE_PER_SECOND,
+    burst: env.INGEST_UNAUTH_BURST,
+    maxAddresses: env.INGEST_UNAUTH_MAX_ADDRESSES,
+  });
   const handleIngest = createIngestHandler({
     verifier,
+    clientAddress: createClientAddressResolver(env.TRUSTED_PROXIES),
+    unauthenticated,
+    queueLoad: createQueueLoadGate(target, {
+      maxBacklog: env.INGEST_MAX_BACKLOG_JOBS,
+      maxParked: env.INGEST_MAX_PARKED_JOBS,
+      retryAfterSeconds: env.INGEST_BACKPRESSURE_RETRY_AFTER_S,
+      checkIntervalMs: env.INGEST_LOAD_CHECK_INTERVAL_MS,
+    }),
     redis: createIngestRedis(target, {
       ratePerSecond: env.INGEST_RATE_PER_SECOND,
       burst: env.INGEST_RATE_BURST,
       dedupeWindow: env.INGEST_DEDUPE_WINDOW,
+      jobAttempts: env.INGEST_JOB_ATTEMPTS,
+      jobBackoffMs: env.INGEST_JOB_BACKOFF_MS,
     }),
     validate: createWireValidator(),
     limits: { maxBodyBytes: env.INGEST_MAX_BODY_BYTES, maxInflatedBytes: env.INGEST_MAX_INFLATED_BYTES },
@@ -119,6 +166,9 @@ export async function startIngest(env: IngestEnv, log: Logger): Promise<RunningI
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 20_000;
   server.requestTimeout = 30_000;
+  // Give Redis its first handshake before taking requests (it answers 503 while it is away; no
+  // reason to start that way). Never fails the start: a Redis that is down stays down for longer.
+  await pingRedis(redis, REDIS_DEADLINE_MS);
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(env.INGEST_PORT, env.INGEST_HOST, () => resolve());
@@ -128,6 +178,12 @@ export async function startIngest(env: IngestEnv, log: Logger): Promise<RunningI
 
   return {
     port,
+    stats: () => ({
+      tokenLookups: verifier.stats.lookups,
+      negativeHits: verifier.stats.negativeHits,
+      negativeCached: verifier.negativeSize,
+      limitedAddresses: unauthenticated.size,
+    }),
     async stop() {
       await new Promise<void>((resolve) => {
         server.close(() => resolve());

@@ -8,10 +8,10 @@ import { after, before, describe, it } from "node:test";
 import { createGzip, gzipSync } from "node:zlib";
 import { createLogger } from "@rpcpulse/config";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
-import { closeQueues, createRedisConnection, getQueue, ingestJobId, type Redis } from "@rpcpulse/queue";
+import { closeQueues, createRedisConnection, getQueue, type Redis } from "@rpcpulse/queue";
 import { parseIngestEnv } from "../src/env.js";
 import { startIngest, type RunningIngest } from "../src/start-ingest.js";
-import { gzipBatch, makeAgentBatch } from "./support/agent-batches.js";
+import { gzipBatch, ingestJobIdOf, makeAgentBatch } from "./support/agent-batches.js";
 import { issueToken, seedNode, type SeededNode } from "./support/fleet.js";
 import { postBatch } from "./support/http.js";
 import { deleteKeys, freePort, PrivateRedis, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
@@ -86,7 +86,8 @@ describe("POST /v1/ingest against real Redis and PostgreSQL", () => {
 
   it("queues a batch once (202), answers a replay 200 duplicate, and the job carries the rows", async () => {
     const { token } = await newToken(nodeA);
-    const body = gzipBatch(makeAgentBatch(1, { samples: 10, remoteIps: 3 }));
+    const batch1 = makeAgentBatch(1, { samples: 10, remoteIps: 3 });
+    const body = gzipBatch(batch1);
     const first = await postBatch(ingest.port, { token, body });
     assert.equal(first.status, 202, JSON.stringify(first.json));
     assert.equal(first.json.status, "accepted");
@@ -94,7 +95,7 @@ describe("POST /v1/ingest against real Redis and PostgreSQL", () => {
     const replay = await postBatch(ingest.port, { token, body });
     assert.equal(replay.status, 200);
     assert.equal(replay.json.status, "duplicate");
-    const job = await getQueue("ingest", { connection: redis, prefix }).getJob(ingestJobId(nodeA.nodeId, 1));
+    const job = await getQueue("ingest", { connection: redis, prefix }).getJob(ingestJobIdOf(nodeA.nodeId, batch1));
     assert.ok(job, "job queued under its idempotency key");
     assert.equal(job.data.organizationId, nodeA.organizationId);
     assert.equal(job.data.samples.time.length, 10);
@@ -244,20 +245,19 @@ describe("POST /v1/ingest against real Redis and PostgreSQL", () => {
     const { token } = await newToken(nodeA);
     const nodeB = await seedNode(db);
     const before = await getQueue("ingest", { connection: redis, prefix }).count();
-    const reply = await postBatch(ingest.port, {
-      token,
-      body: gzipBatch(makeAgentBatch(300, { nodeId: nodeB.nodeId })),
-    });
+    const foreign = makeAgentBatch(300, { nodeId: nodeB.nodeId });
+    const reply = await postBatch(ingest.port, { token, body: gzipBatch(foreign) });
     assert.equal(reply.status, 403);
     assert.equal(await getQueue("ingest", { connection: redis, prefix }).count(), before);
     assert.equal(
-      await getQueue("ingest", { connection: redis, prefix }).getJob(ingestJobId(nodeB.nodeId, 300)),
+      await getQueue("ingest", { connection: redis, prefix }).getJob(ingestJobIdOf(nodeB.nodeId, foreign)),
       undefined,
     );
     // Naming its own node is fine.
-    const own = await postBatch(ingest.port, { token, body: gzipBatch(makeAgentBatch(301, { nodeId: nodeA.nodeId })) });
+    const ownBatch = makeAgentBatch(301, { nodeId: nodeA.nodeId });
+    const own = await postBatch(ingest.port, { token, body: gzipBatch(ownBatch) });
     assert.equal(own.status, 202);
-    assert.ok(await getQueue("ingest", { connection: redis, prefix }).getJob(ingestJobId(nodeA.nodeId, 301)));
+    assert.ok(await getQueue("ingest", { connection: redis, prefix }).getJob(ingestJobIdOf(nodeA.nodeId, ownBatch)));
     // A random uuid as nodeId: refused as well.
     const random = await postBatch(ingest.port, {
       token,

@@ -234,14 +234,16 @@ describe("ingest pipeline end to end (real worker process, Redis, PostgreSQL)", 
         assert.equal(reply.status, 202, "accepted from the token cache while PostgreSQL is down");
       }
       const queue = getQueue("ingest", { connection: redis, prefix });
+      // The worker tries, finds PostgreSQL away and puts the job back without using up an attempt.
       await waitFor(
-        "a failed attempt",
+        "a deferred try",
         async () => {
           const jobs = await queue.getJobs(["delayed", "wait", "active"]);
-          return jobs.some((j) => j.attemptsMade >= 1) ? true : undefined;
+          return jobs.some((j) => j.attemptsStarted >= 2) ? true : undefined;
         },
         15_000,
       );
+      assert.ok((await queue.getJobs(["delayed", "wait", "active"])).every((j) => j.attemptsMade === 0));
       await new Promise((r) => setTimeout(r, 1_500));
     } finally {
       await admin.query(`ALTER DATABASE ${quoteIdent(db.name)} ALLOW_CONNECTIONS true`);

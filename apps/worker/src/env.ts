@@ -77,6 +77,12 @@ export const workerEnvShape = {
   INGEST_FLUSH_MAX_DELAY_MS: milliseconds(25, 0),
   /** Flushes in flight at once (each holds one PostgreSQL connection). */
   INGEST_FLUSH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
+  /**
+   * An ingest job that finds PostgreSQL away waits and tries again, for as long as the outage
+   * lasts, without using up an attempt: first after this delay, doubling (±20 % jitter) up to the max.
+   */
+  INGEST_DB_RETRY_BASE_MS: milliseconds(1_000, 1),
+  INGEST_DB_RETRY_MAX_MS: milliseconds(60_000, 1),
   // Public endpoint directory: rounds, capability checks and ranking run as jobs on the probe queue.
   ...consumerEnv("probe", { concurrency: 2 }),
   /** Let the prober reach loopback/private/CGNAT targets (self-hosted, demo, tests with simnet). Metadata stays blocked. */
@@ -114,6 +120,15 @@ export const workerEnvShape = {
   ...consumerEnv("notify", { concurrency: 8 }),
   /** Every rule of every organization is evaluated this often. */
   ALERT_EVALUATE_INTERVAL_MS: milliseconds(30_000, 1_000),
+  /**
+   * Delivery outbox sweeper: this often, queue up to ALERT_DELIVERY_SWEEP_BATCH delivery rows that
+   * were committed but never queued (crash between the two steps, Redis away), older than the grace.
+   */
+  ALERT_DELIVERY_SWEEP_INTERVAL_MS: milliseconds(30_000, 100),
+  ALERT_DELIVERY_SWEEP_GRACE_MS: milliseconds(30_000, 0),
+  ALERT_DELIVERY_SWEEP_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+  /** Fault injection for the outbox test only: SIGKILL this worker after delivery rows are committed, before they are queued. */
+  WORKER_FAULT_KILL_AFTER_DELIVERY_COMMIT: flag("false"),
   /** Public origin of the web app, for links in notifications (optional). */
   APP_BASE_URL: z
     .url()

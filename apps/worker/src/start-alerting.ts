@@ -16,7 +16,7 @@ export interface RunningAlerting {
   close: () => Promise<void>;
 }
 
-/** The alerts (evaluation) and notify (delivery) consumers, with the pooled SMTP transport. */
+/** The alerts (evaluation, outbox sweep) and notify (delivery) consumers, with the pooled SMTP transport. */
 export function startAlerting(
   env: WorkerEnv,
   deps: { prisma: PrismaClient; sql: SqlClient; target: QueueTarget; log: Logger },
@@ -32,13 +32,20 @@ export function startAlerting(
 
   const alerts = readConsumerSettings(env, "alerts");
   if (alerts.enabled) {
-    const processor = createAlertsProcessor({
-      prisma: deps.prisma,
-      sql: deps.sql,
-      queue: deps.target,
-      secretsKey: key,
-      appBaseUrl: env.APP_BASE_URL,
-    });
+    const processor = createAlertsProcessor(
+      {
+        prisma: deps.prisma,
+        sql: deps.sql,
+        queue: deps.target,
+        secretsKey: key,
+        appBaseUrl: env.APP_BASE_URL,
+        // Fault injection (outbox test): die like kill -9 between the commit and the enqueue.
+        afterDeliveriesCommitted: env.WORKER_FAULT_KILL_AFTER_DELIVERY_COMMIT
+          ? () => process.kill(process.pid, "SIGKILL")
+          : undefined,
+      },
+      { graceMs: env.ALERT_DELIVERY_SWEEP_GRACE_MS, limit: env.ALERT_DELIVERY_SWEEP_BATCH },
+    );
     workers.push(registerProcessor("alerts", processor, { target: deps.target, log: deps.log, ...alerts }));
     queues.push("alerts");
   } else deps.log.info({ queue: "alerts" }, "consumer disabled by WORKER_ALERTS_ENABLED");

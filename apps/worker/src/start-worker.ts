@@ -113,7 +113,14 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
   );
   if (ingest.enabled) {
     workers.push(
-      registerProcessor("ingest", createIngestProcessor({ writer: ingestWriter, sql }), { target, log, ...ingest }),
+      registerProcessor(
+        "ingest",
+        createIngestProcessor(
+          { writer: ingestWriter, sql },
+          { baseMs: env.INGEST_DB_RETRY_BASE_MS, maxMs: env.INGEST_DB_RETRY_MAX_MS },
+        ),
+        { target, log, ...ingest },
+      ),
     );
     queues.push("ingest");
   } else log.info({ queue: "ingest" }, "consumer disabled by WORKER_INGEST_ENABLED");
@@ -158,6 +165,7 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
           publicHeadsEveryMs: env.PUBLIC_HEAD_INTERVAL_MS,
         },
         alertsEveryMs: env.ALERT_EVALUATE_INTERVAL_MS,
+        deliverySweepEveryMs: env.ALERT_DELIVERY_SWEEP_INTERVAL_MS,
         statusUptimeEveryMs: env.STATUS_UPTIME_INTERVAL_MS,
       }).then(
         (registered) => log.info(registered, "recurring jobs registered"),

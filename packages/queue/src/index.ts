@@ -5,6 +5,8 @@ export * from "./enqueue.js";
 export * from "./get-queue.js";
 export * from "./ids.js";
 export * from "./parse-payload.js";
+export * from "./agent-token-changes.js";
+export * from "./parked-jobs.js";
 export * from "./recurring-jobs.js";
 export * from "./queues/ingest.queue.js";
 export * from "./queues/maintenance.queue.js";

@@ -58,17 +58,25 @@ describe("queue catalog", () => {
       const entry = queueCatalog[name];
       assert.equal(entry.name, name);
       assert.ok((entry.defaultJobOptions.attempts ?? 0) >= 2, `${name} retries`);
-      assert.ok(entry.defaultJobOptions.removeOnFail, `${name} bounds its failed set`);
+      // An accepted ingest batch is never deleted: its failed jobs are parked until re-driven.
+      if (name === "ingest") assert.equal(entry.defaultJobOptions.removeOnFail, false, "ingest parks failed jobs");
+      else assert.ok(entry.defaultJobOptions.removeOnFail, `${name} bounds its failed set`);
     }
   });
 
-  it("accepts a valid ingest payload and derives a colon-free idempotent job id (node, batchSeq)", () => {
+  it("accepts a valid ingest payload and derives a colon-free idempotent job id (node, install, batchSeq)", () => {
     const parsed = parsePayload("ingest", goodIngest);
     assert.equal(parsed.batchSeq, 42);
-    const jobId = queueCatalog.ingest.jobId?.(parsed) ?? "";
-    assert.equal(jobId, `ingest-${NODE}-42`);
-    assert.ok(!jobId.includes(":"));
+    // An agent without installId: the stream is the first sample's time.
+    const legacy = queueCatalog.ingest.jobId?.(parsed) ?? "";
+    assert.equal(legacy, `ingest-${NODE}-t${goodIngest.samples.time[0]}-42`);
+    const installed = queueCatalog.ingest.jobId?.(
+      parsePayload("ingest", { ...goodIngest, installId: "Abc_def-0123456789" }),
+    );
+    assert.equal(installed, `ingest-${NODE}-Abc_def-0123456789-42`);
+    for (const id of [legacy, installed]) assert.ok(!id?.includes(":"));
     assert.equal(queueCatalog.ingest.tenantOf(parsed), "org_1");
+    validationError(() => parsePayload("ingest", { ...goodIngest, installId: "has:colon:0123456789" }));
   });
 
   it("refuses a bad ingest payload with an error naming the queue and each bad field", () => {
@@ -156,6 +164,16 @@ describe("queue catalog", () => {
     assert.equal(sweep?.everyMs, 15_000);
     assert.deepEqual(parsePayload("advisor", sweep?.payload), { task: "sweep" });
     assert.throws(() => parsePayload("advisor", { task: "everything" }));
+  });
+
+  it("declares the delivery outbox sweep (alerts queue) only when a period is configured", () => {
+    assert.ok(!listRecurringJobs({ maintenanceEveryMs: 60_000 }).some((j) => j.id === "alerts-sweep-deliveries"));
+    const sweep = listRecurringJobs({ maintenanceEveryMs: 60_000, deliverySweepEveryMs: 30_000 }).find(
+      (j) => j.id === "alerts-sweep-deliveries",
+    );
+    assert.equal(sweep?.queue, "alerts");
+    assert.equal(sweep?.everyMs, 30_000);
+    assert.deepEqual(parsePayload("alerts", sweep?.payload), { task: "sweep-deliveries" });
   });
 
   it("reconnects with a capped doubling delay", () => {

@@ -5,9 +5,12 @@ import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { AppError } from "@rpcpulse/config";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createRedisConnection, publishAgentTokenChange, readAgentTokenChangeMark } from "@rpcpulse/queue";
+import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
 import {
   createAgentToken,
   createAgentTokenVerifier,
+  deleteNode,
   listAgentTokens,
   parseAgentToken,
   revokeAgentToken,
@@ -150,6 +153,77 @@ describe("agent tokens (real PostgreSQL)", () => {
     clock = t0 + 61_000;
     await verifier.verify(issued.token);
     assert.equal(await lastUsed(), t0 + 61_000);
+  });
+
+  it("unknown prefixes are cached apart from valid tokens: a flood evicts none and reaches the database once per prefix", async () => {
+    const { ctx, nodeId } = await seedOrgNode(db);
+    const valid = await Promise.all([1, 2].map(() => createAgentToken({ sql: db.pool }, ctx, { nodeId })));
+    // The real pool, counted: every statement the verifier sends.
+    let statements = 0;
+    const counted = { query: (text: string, params?: unknown[]) => (statements++, db.pool.query(text, params)) };
+    const verifier = createAgentTokenVerifier(
+      { sql: counted },
+      { maxEntries: 2, maxNegativeEntries: 10, lastUsedIntervalMs: 3_600_000 },
+    );
+    for (const t of valid) await verifier.verify(t.token);
+    const afterValid = statements;
+    const flood = Array.from({ length: 100 }, () => `rpa_${randomBytes(8).toString("hex")}_${"x".repeat(43)}`);
+    for (const token of flood) await rejectsWith(verifier.verify(token), "UNAUTHENTICATED");
+    assert.equal(statements, afterValid + 100, "one look-up per unknown prefix");
+    assert.equal(verifier.negativeSize, 10);
+    assert.equal(verifier.size, 2, "the valid entries are still there");
+    for (const token of flood.slice(-10)) await rejectsWith(verifier.verify(token), "UNAUTHENTICATED");
+    for (const t of valid) await verifier.verify(t.token);
+    assert.equal(statements, afterValid + 100, "repeats and valid tokens: no database work");
+    assert.equal(verifier.stats.negativeHits, 10);
+    // beforeLookup runs before a look-up only, and can refuse it.
+    let asked = 0;
+    const refuse = () => {
+      asked++;
+      throw new AppError("RATE_LIMITED", "no");
+    };
+    await rejectsWith(verifier.verify(flood[0]!, { beforeLookup: refuse }), "RATE_LIMITED");
+    await verifier.verify(valid[0]!.token, { beforeLookup: refuse });
+    assert.equal(asked, 1);
+    assert.equal(statements, afterValid + 100);
+  });
+
+  it("a change mark (Redis) refuses a deleted node's token at once, without invalidate() and with the database down", async () => {
+    const redis = createRedisConnection(SHARED_REDIS_URL, { role: "worker" });
+    const prefix = uniquePrefix();
+    try {
+      const { ctx, nodeId } = await seedOrgNode(db);
+      const issued = await createAgentToken({ sql: db.pool }, ctx, { nodeId });
+      let down = false;
+      const flaky = {
+        query: (text: string, params?: unknown[]) =>
+          down
+            ? Promise.reject(Object.assign(new Error("connect ECONNREFUSED"), { code: "ECONNREFUSED" }))
+            : db.pool.query(text, params),
+      };
+      const verifier = createAgentTokenVerifier(
+        { sql: flaky, readChangeMark: (p) => readAgentTokenChangeMark(redis, prefix, p) },
+        { ttlMs: 0, staleIfErrorMs: 600_000, lastUsedIntervalMs: 3_600_000 },
+      );
+      assert.equal((await verifier.verify(issued.token)).tokenPrefix, parseAgentToken(issued.token)!.prefix);
+      down = true;
+      assert.equal(
+        (await verifier.verify(issued.token)).nodeId,
+        nodeId,
+        "stale copy served while the database is down",
+      );
+      down = false;
+      await deleteNode({ prisma: db.prisma, notifyChanged: (p) => publishAgentTokenChange(redis, prefix, p) }, ctx, {
+        nodeId,
+      });
+      down = true;
+      await rejectsWith(verifier.verify(issued.token), "UNAVAILABLE");
+      down = false;
+      await rejectsWith(verifier.verify(issued.token), "UNAUTHENTICATED");
+    } finally {
+      await deleteKeys(redis, prefix);
+      await redis.quit();
+    }
   });
 
   it("keeps organizations apart: another org cannot list, issue, rotate or revoke a node's tokens", async () => {

@@ -6,6 +6,7 @@ import { createLogger, RPCPULSE_VERSION, type Logger } from "@rpcpulse/config";
 import { WIRE_FORMAT_VERSION, type AgentBatch, type AgentSample } from "@rpcpulse/domain";
 import { UsageError, type AgentConfig } from "../config/load.js";
 import { backoffDelayMs, postBatch } from "../push/sender.js";
+import { readOrCreateInstallId } from "../push/install-id.js";
 import { Spool } from "../push/spool.js";
 import { createVantageProber, type VantageProber } from "../vantage/vantage-prober.js";
 import { createSampler } from "./collect.js";
@@ -14,8 +15,9 @@ import { CONFIG_HELP, CONFIG_OPTIONS, configFromFlags, parseCommandArgs } from "
 export const RUN_HELP = `rpcpulse-agent run [options]
 
 Collect a sample every --interval, write it as a gzip'd batch to the spool in --state-dir
-(fsync'd), and push the spool oldest-first to --ingest-url with the agent token. 429 waits for
-Retry-After; 5xx, network errors and 401/403 back off exponentially with jitter (batches kept);
+(fsync'd), and push the spool oldest-first to --ingest-url with the agent token. 429 and 503 with
+Retry-After wait that long (at most 1 h; batches kept); other 5xx, network errors and 401/403 back
+off exponentially with jitter (batches kept);
 other 4xx are logged and the batch dropped. SIGHUP re-reads the config file and the token file.
 With --dry-run, batches are printed to stdout and nothing is written or sent.
 
@@ -67,6 +69,8 @@ export async function runCommand(args: string[]): Promise<number> {
         maxBytes: config.spoolMaxBytes,
         maxAgeMs: config.spoolMaxAgeMs,
       });
+  // Sent with every batch: the server de-duplicates per (node, install, batchSeq).
+  const installId = config.dryRun ? undefined : readOrCreateInstallId(config.stateDir);
   let dryRunSeq = 0;
   let stopping = false;
   let wake: (() => void) | null = null;
@@ -167,8 +171,15 @@ export async function runCommand(args: string[]): Promise<number> {
           );
           continue;
         case "retry-after":
-          delay = outcome.delayMs;
-          log.warn({ batchSeq: entry.seq, retryAfterMs: delay }, "rate limited (429): waiting for Retry-After");
+          // 429: exactly as told. 503: never sooner than told, and backing off further while the
+          // server stays busy (the jittered backoff spreads agents that were told the same).
+          delay = outcome.status === 503 ? Math.max(outcome.delayMs, backoffDelayMs(attempt++)) : outcome.delayMs;
+          log.warn(
+            { batchSeq: entry.seq, status: outcome.status, retryAfterMs: delay, backlog: s.size },
+            outcome.status === 429
+              ? "rate limited (429): waiting for Retry-After"
+              : "server busy (503): keeping the spool, waiting for Retry-After",
+          );
           break;
         case "backoff":
           delay = backoffDelayMs(attempt++);
@@ -213,6 +224,7 @@ export async function runCommand(args: string[]): Promise<number> {
       agent: { version: RPCPULSE_VERSION, hostname: host },
       ...(config.nodeId ? { nodeId: config.nodeId } : {}),
       batchSeq: seq,
+      ...(installId ? { installId } : {}),
       sentAt: new Date().toISOString(),
       samples: [sample],
       ...(config.vantage && probes.length > 0 ? { vantage: { region: config.vantage.region, probes } } : {}),

@@ -4,7 +4,7 @@ import { RPCPULSE_VERSION } from "@rpcpulse/config";
 
 export type SendOutcome =
   | { kind: "delivered"; status: number }
-  /** Keep the batch and try again after `delayMs` (429 with Retry-After). */
+  /** Keep the batch and try again after `delayMs` (429, or 503 backpressure, with Retry-After). */
   | { kind: "retry-after"; status: number; delayMs: number }
   /** Keep the batch; back off exponentially (5xx, network error, 401/403 until the token is fixed). */
   | { kind: "backoff"; status: number | null; reason: string }
@@ -59,7 +59,9 @@ export function postBatch(url: URL, token: string, seq: number, gz: Buffer, time
         const status = res.statusCode ?? 0;
         const reason = `HTTP ${status}${body ? `: ${body.slice(0, 300)}` : ""}`;
         if (status >= 200 && status < 300) resolve({ kind: "delivered", status });
-        else if (status === 429) {
+        else if (status === 429 || status === 503) {
+          // 503 with Retry-After is the ingest API's backpressure (queue backlog past its bound):
+          // wait as told rather than by our own backoff, which could be sooner.
           const delay = parseRetryAfter(res.headers["retry-after"]);
           resolve(
             delay === null

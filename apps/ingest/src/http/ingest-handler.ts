@@ -7,6 +7,9 @@ import {
   type VantageEndpointFilter,
 } from "@rpcpulse/services";
 import type { IngestRedis } from "../redis/ingest-redis.js";
+import type { QueueLoadGate } from "../redis/queue-load-gate.js";
+import type { AddressLimiter } from "./address-limiter.js";
+import type { ClientAddressOf } from "./client-address.js";
 import { bodyEncodingOf, checkDeclaredLength, readRequestBody, type BodyLimits } from "./read-body.js";
 
 /**
@@ -14,12 +17,20 @@ import { bodyEncodingOf, checkDeclaredLength, readRequestBody, type BodyLimits }
  * acceptAgentBatch once, map AppError once. Status codes:
  *   202 {status:"accepted"}   200 {status:"duplicate"}   400 malformed (reason + path)
  *   401 unknown/expired/revoked token   403 batch names another node   413 body/inflated cap
- *   415 content type/encoding   422 clock_skew | stale_samples (never retried by the agent)
- *   429 rate limited + Retry-After   503 Redis (or the token store, for an uncached token) down + Retry-After
+ *   415 content type/encoding   422 clock_skew | stale_samples | implausible_head (never retried)
+ *   429 rate limited + Retry-After (per token; per client address for unauthenticated requests)
+ *   503 + Retry-After: Redis (or the token store, for an uncached token) down, or the ingest queue
+ *       past its backlog/parked bound (backpressure: the agent keeps the batch in its spool)
  */
 export interface IngestHandlerDeps {
   verifier: AgentTokenVerifier;
   redis: IngestRedis;
+  /** The client address (key) of a request; see createClientAddressResolver. */
+  clientAddress: ClientAddressOf;
+  /** Per-address limit of unauthenticated work, checked before any token look-up in the database. */
+  unauthenticated: AddressLimiter;
+  /** Accept-side backpressure on the ingest queue's backlog; without it, no bound. */
+  queueLoad?: QueueLoadGate;
   validate: (body: unknown) => Parameters<typeof acceptAgentBatch>[1]["batch"];
   limits: BodyLimits;
   window: IngestTimeWindow;
@@ -50,7 +61,7 @@ const queueUnavailable = (cause: unknown) =>
 
 function statusOf(error: AppError): number {
   const reason = error.details?.reason;
-  if (reason === "clock_skew" || reason === "stale_samples") return 422;
+  if (reason === "clock_skew" || reason === "stale_samples" || reason === "implausible_head") return 422;
   if (reason === "unsupported_media_type") return 415;
   return error.httpStatus;
 }
@@ -88,15 +99,42 @@ export function createIngestHandler(deps: IngestHandlerDeps) {
       throw queueUnavailable(error);
     });
 
+  const tooManyUnauthenticated = (retryAfterMs: number) =>
+    new AppError("RATE_LIMITED", "Too many unauthenticated requests from this address.", {
+      retryAfterSeconds: Math.max(1, Math.ceil(retryAfterMs / 1000)),
+      details: { reason: "unauthenticated_rate" },
+    });
+
+  /**
+   * The token's identity. Unauthenticated outcomes are charged to the client address; an address
+   * whose budget is spent gets 429, and never a database look-up (beforeLookup refuses first).
+   */
+  const authenticate = async (req: IncomingMessage) => {
+    const client = deps.clientAddress(req);
+    try {
+      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? "");
+      if (!bearer) throw new AppError("UNAUTHENTICATED", "Send the agent token as 'Authorization: Bearer rpa_...'.");
+      return await deps.verifier.verify(bearer[1] as string, {
+        beforeLookup: () => {
+          const budget = deps.unauthenticated.allows(client);
+          if (!budget.allowed) throw tooManyUnauthenticated(budget.retryAfterMs);
+        },
+      });
+    } catch (error) {
+      if (isAppError(error) && error.code === "UNAUTHENTICATED") {
+        const charged = deps.unauthenticated.charge(client);
+        if (!charged.allowed) throw tooManyUnauthenticated(charged.retryAfterMs);
+      }
+      throw error;
+    }
+  };
+
   return async function handleIngest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const receivedAtMs = Date.now();
     let bodyRead = false;
     let tokenId: string | undefined;
     try {
-      const auth = req.headers.authorization ?? "";
-      const bearer = /^Bearer\s+(\S+)\s*$/i.exec(auth);
-      if (!bearer) throw new AppError("UNAUTHENTICATED", "Send the agent token as 'Authorization: Bearer rpa_...'.");
-      const identity = await deps.verifier.verify(bearer[1] as string);
+      const identity = await authenticate(req);
       tokenId = identity.tokenId;
 
       const type = (req.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase();
@@ -114,6 +152,8 @@ export function createIngestHandler(deps: IngestHandlerDeps) {
           retryAfterSeconds: Math.max(1, Math.ceil(bucket.retryAfterMs / 1000)),
         });
       }
+
+      await deps.queueLoad?.check();
 
       const raw = await readRequestBody(req, encoding, deps.limits);
       bodyRead = true;
@@ -152,6 +192,7 @@ export function createIngestHandler(deps: IngestHandlerDeps) {
           tokenId,
           code: appError.code,
           reason: appError.details?.reason,
+          ...(status === 401 || status === 429 ? { client: deps.clientAddress(req) } : {}),
           err: status >= 500 && appError.cause instanceof Error ? appError.cause.message : undefined,
         },
         appError.message,

@@ -1,9 +1,10 @@
-import { enqueueIngestBatch, type QueueTarget, type Redis } from "@rpcpulse/queue";
+import { enqueueIngestBatch, ingestBatchStream, type QueueTarget, type Redis } from "@rpcpulse/queue";
 import type { IngestJob } from "@rpcpulse/services";
 
 /**
  * The ingest API's Redis work besides the queue itself: a per-token token bucket and the
- * per-node set of recently accepted batch sequences (for "duplicate" answers).
+ * per-node set of recently accepted batches, keyed by install and batch sequence (for
+ * "duplicate" answers; a reinstalled agent restarting at 1 has another install).
  */
 
 // Token bucket in one script; Redis' own clock so several ingest processes agree.
@@ -47,6 +48,9 @@ export interface IngestRedisOptions {
   ratePerSecond: number;
   burst: number;
   dedupeWindow: number;
+  /** Retry schedule of the queued job for errors other than a database outage (catalog defaults otherwise). */
+  jobAttempts?: number;
+  jobBackoffMs?: number;
 }
 
 export interface IngestRedis {
@@ -64,6 +68,12 @@ export function createIngestRedis(target: QueueTarget, options: IngestRedisOptio
     redis.defineCommand("rpcpulseMarkSeen", { numberOfKeys: 1, lua: MARK_SEEN_LUA });
   }
   const seenKey = (nodeId: string) => `${target.prefix}:ingest:seen:${nodeId}`;
+  const jobOptions = {
+    ...(options.jobAttempts !== undefined ? { attempts: options.jobAttempts } : {}),
+    ...(options.jobBackoffMs !== undefined
+      ? { backoff: { type: "exponential" as const, delay: options.jobBackoffMs, jitter: 0.2 } }
+      : {}),
+  };
   return {
     async takeToken(tokenId) {
       const [allowed, waitMs] = await redis.rpcpulseTakeToken(
@@ -75,10 +85,10 @@ export function createIngestRedis(target: QueueTarget, options: IngestRedisOptio
     },
     async enqueue(job) {
       const key = seenKey(job.nodeId);
-      const member = String(job.batchSeq);
+      const member = `${ingestBatchStream(job)}-${job.batchSeq}`;
       if ((await redis.zscore(key, member)) !== null) return "duplicate";
-      // The job id is (node, batchSeq): adding it again while it exists is a no-op in BullMQ.
-      await enqueueIngestBatch(target, job);
+      // The job id is (node, install, batchSeq): adding it again while it exists is a no-op in BullMQ.
+      await enqueueIngestBatch(target, job, jobOptions);
       const added = await redis.rpcpulseMarkSeen(key, member, job.receivedAtMs, options.dedupeWindow, SEEN_TTL_MS);
       return added === 1 ? "queued" : "duplicate";
     },

@@ -1,5 +1,6 @@
 import { gzipSync } from "node:zlib";
 import { WIRE_FORMAT_VERSION, type AgentBatch, type AgentSample } from "@rpcpulse/domain";
+import { ingestBatchStream, ingestJobId } from "@rpcpulse/queue";
 
 /**
  * Deterministic agent batches in the wire format (what rpcpulse-agent sends), for tests and
@@ -147,6 +148,8 @@ export interface BatchOptions extends SampleOptions {
   intervalMs?: number;
   sentAt?: Date;
   nodeId?: string;
+  /** The agent install's id (wire installId); omitted = an agent that predates it. */
+  installId?: string;
 }
 
 export function makeAgentBatch(batchSeq: number, options: BatchOptions = {}): AgentBatch {
@@ -161,6 +164,7 @@ export function makeAgentBatch(batchSeq: number, options: BatchOptions = {}): Ag
     agent: { version: "0.1.0", hostname: "node-1.example" },
     ...(options.nodeId ? { nodeId: options.nodeId } : {}),
     batchSeq,
+    ...(options.installId ? { installId: options.installId } : {}),
     sentAt: (options.sentAt ?? new Date()).toISOString(),
     samples,
   };
@@ -168,4 +172,14 @@ export function makeAgentBatch(batchSeq: number, options: BatchOptions = {}): Ag
 
 export function gzipBatch(batch: unknown): Buffer {
   return gzipSync(Buffer.from(JSON.stringify(batch)));
+}
+
+/** The BullMQ job id the ingest API gives this batch of this node. */
+export function ingestJobIdOf(nodeId: string, batch: AgentBatch): string {
+  const first = Date.parse(batch.samples[0]!.collectedAt);
+  return ingestJobId(
+    nodeId,
+    ingestBatchStream({ installId: batch.installId, samples: { time: [first] } }),
+    batch.batchSeq,
+  );
 }

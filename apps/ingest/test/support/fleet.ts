@@ -9,14 +9,14 @@ export interface SeededNode {
   ctx: ServiceContext;
 }
 
-/** An organization (or the given one) with one Hive node, as the enrollment flow would create. */
-export async function seedNode(db: TestDatabase, organizationId?: string): Promise<SeededNode> {
+/** An organization (or the given one) with one node (Hive unless `network` names another), as enrollment would create. */
+export async function seedNode(db: TestDatabase, organizationId?: string, network = "hive"): Promise<SeededNode> {
   const orgId = organizationId ?? `org_${randomBytes(6).toString("hex")}`;
   if (!organizationId) {
     await db.pool.query("INSERT INTO organizations (id, name, slug) VALUES ($1, $1, $1)", [orgId]);
   }
-  const network = await db.pool.query<{ id: string }>("SELECT id FROM networks WHERE slug = 'hive'");
-  const networkId = network.rows[0]!.id;
+  const found = await db.pool.query<{ id: string }>("SELECT id FROM networks WHERE slug = $1", [network]);
+  const networkId = found.rows[0]!.id;
   const node = await db.pool.query<{ id: string }>(
     `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url)
      VALUES ($1, $2, 'hive', 'hived', $3, 'http://127.0.0.1:8091') RETURNING id`,

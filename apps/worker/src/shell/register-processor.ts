@@ -1,6 +1,7 @@
 import { isAppError, type AppErrorCode, type Logger } from "@rpcpulse/config";
 import { parsePayload, queueCatalog, type PayloadOf, type QueueName, type QueueTarget } from "@rpcpulse/queue";
-import { UnrecoverableError, Worker, type Job } from "bullmq";
+import { DelayedError, UnrecoverableError, Worker, type Job } from "bullmq";
+import { RetryLaterError } from "./retry-later.js";
 
 /** What a processor gets besides its parsed payload. */
 export interface ProcessorContext {
@@ -8,6 +9,8 @@ export interface ProcessorContext {
   jobId: string;
   /** 1 on the first try. */
   attempt: number;
+  /** How many times this job was put back with RetryLaterError so far (those use up no attempt). */
+  deferrals: number;
 }
 
 /** A processor: parse is done by the shell; it calls one service function and returns. */
@@ -48,8 +51,9 @@ function hasCode(error: Error): error is Error & { code: string } {
 /**
  * The one way a queue gets a consumer. Wraps the processor with payload validation, a child logger
  * (jobId, queue, tenant), wait/duration logging and error mapping: permanent AppErrors and invalid
- * payloads fail the job at once (UnrecoverableError); anything else is retried with the catalog's
- * backoff. Returns the BullMQ Worker so the caller can close it on shutdown.
+ * payloads fail the job at once (UnrecoverableError); RetryLaterError puts the job back for its
+ * delay without using up an attempt; anything else is retried with the catalog's backoff. Returns
+ * the BullMQ Worker so the caller can close it on shutdown.
  */
 export function registerProcessor<N extends QueueName, R>(
   queue: N,
@@ -59,9 +63,10 @@ export function registerProcessor<N extends QueueName, R>(
   const queueLog = options.log.child({ queue });
   const definition = queueCatalog[queue];
 
-  const run = async (job: Job): Promise<R> => {
+  const run = async (job: Job, token?: string): Promise<R> => {
     const started = performance.now();
     const attempt = job.attemptsMade + 1;
+    const deferrals = Math.max(0, job.attemptsStarted - job.attemptsMade - 1);
     const maxAttempts = job.opts.attempts ?? 1;
     const jobId = job.id ?? "(none)";
     const waitMs = job.processedOn ? Math.max(0, job.processedOn - job.timestamp) : undefined;
@@ -78,10 +83,19 @@ export function registerProcessor<N extends QueueName, R>(
     const log = queueLog.child({ jobId, ...(tenantId ? { tenantId } : {}) });
     log.debug({ attempt, waitMs }, "job started");
     try {
-      const result = await processor(payload, { log, jobId, attempt });
+      const result = await processor(payload, { log, jobId, attempt, deferrals });
       log.info({ attempt, waitMs, durationMs: Math.round(performance.now() - started) }, "job completed");
       return result;
     } catch (error) {
+      if (error instanceof RetryLaterError && token) {
+        // Back to the delayed set without using up an attempt (the job stays in Redis throughout).
+        log[deferrals === 0 ? "warn" : "debug"](
+          { attempt, deferrals: deferrals + 1, retryInMs: error.delayMs, err: error.message },
+          "job deferred, will retry",
+        );
+        await job.moveToDelayed(Date.now() + error.delayMs, token);
+        throw new DelayedError();
+      }
       const permanent = isPermanentJobError(error);
       const willRetry = !permanent && attempt < maxAttempts;
       const fields = {

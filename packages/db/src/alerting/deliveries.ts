@@ -31,6 +31,8 @@ export interface DeliveryRow {
   createdAt: Date;
   lastAttemptAt: Date | null;
   sentAt: Date | null;
+  /** When the notify job was queued; null = committed but not queued yet (the sweeper's work). */
+  queuedAt: Date | null;
 }
 
 export async function insertDelivery(
@@ -38,6 +40,27 @@ export async function insertDelivery(
   input: DeliveryInsert,
 ): Promise<DeliveryRow> {
   return db.delivery.create({ data: { ...input, payload: input.payload as Prisma.InputJsonValue } });
+}
+
+/** The notify job of this delivery is in the queue (outbox bookkeeping; first mark wins). */
+export async function markDeliveryQueued(prisma: PrismaClient, input: { id: string; at: Date }): Promise<void> {
+  await prisma.delivery.updateMany({ where: { id: input.id, queuedAt: null }, data: { queuedAt: input.at } });
+}
+
+/**
+ * Deliveries committed but never queued, oldest first: still `queued` (no attempt recorded),
+ * no queuedAt, created at or before `createdBefore` (a grace period for the writer's own enqueue).
+ */
+export async function listUnqueuedDeliveries(
+  prisma: PrismaClient,
+  input: { createdBefore: Date; limit: number },
+): Promise<Pick<DeliveryRow, "id" | "organizationId" | "createdAt">[]> {
+  return prisma.delivery.findMany({
+    where: { queuedAt: null, status: "queued", createdAt: { lte: input.createdBefore } },
+    orderBy: { createdAt: "asc" },
+    take: input.limit,
+    select: { id: true, organizationId: true, createdAt: true },
+  });
 }
 
 export async function findDelivery(prisma: PrismaClient, id: string): Promise<DeliveryRow | null> {

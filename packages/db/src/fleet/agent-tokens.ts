@@ -101,6 +101,7 @@ export const AgentTokenCredential = z
     node_id: z.string(),
     organization_id: z.string(),
     network_id: z.string(),
+    network_slug: z.string(),
   })
   .transform((r) => ({
     tokenId: r.id,
@@ -112,14 +113,17 @@ export const AgentTokenCredential = z
     nodeId: r.node_id,
     organizationId: r.organization_id,
     networkId: r.network_id,
+    /** The catalogue slug of the node's network (plausible head range at ingest). */
+    networkSlug: r.network_slug,
   }));
 export type AgentTokenCredential = z.infer<typeof AgentTokenCredential>;
 
 export async function findAgentTokenCredential(sql: SqlClient, prefix: string): Promise<AgentTokenCredential | null> {
   const { rows } = await sql.query(
     `SELECT t.id, t.prefix, t.secret_hash, t.expires_at, t.revoked_at, t.last_used_at,
-            n.id AS node_id, n.organization_id, n.network_id
-     FROM agent_tokens t JOIN nodes n ON n.id = t.node_id WHERE t.prefix = $1`,
+            n.id AS node_id, n.organization_id, n.network_id, net.slug AS network_slug
+     FROM agent_tokens t JOIN nodes n ON n.id = t.node_id JOIN networks net ON net.id = n.network_id
+     WHERE t.prefix = $1`,
     [prefix],
   );
   return rows[0] ? AgentTokenCredential.parse(rows[0]) : null;

@@ -146,14 +146,27 @@ export async function updateNodeRow(
   return node ? { ok: true, node } : { ok: false, reason: "not-found" };
 }
 
-/** Delete a node of the organization (its tokens go with it); false when there was none. */
+/**
+ * Delete a node of the organization; its tokens go with it (cascade) and are returned, so the
+ * caller can tell every ingest process to stop accepting them. null when there was no such node.
+ * The node row is locked first: a token issued concurrently waits and is either listed or never made.
+ */
 export async function deleteNodeRow(
   prisma: PrismaClient,
   input: { organizationId: string; nodeId: string },
-): Promise<boolean> {
-  if (!UUID.test(input.nodeId)) return false;
-  const { count } = await prisma.node.deleteMany({ where: { id: input.nodeId, organizationId: input.organizationId } });
-  return count > 0;
+): Promise<{ tokens: { id: string; prefix: string }[] } | null> {
+  if (!UUID.test(input.nodeId)) return null;
+  return prisma.$transaction(async (tx) => {
+    const locked = await tx.$queryRaw<{ id: string }[]>`
+      SELECT id FROM nodes WHERE id = ${input.nodeId}::uuid AND organization_id = ${input.organizationId} FOR UPDATE`;
+    if (locked.length === 0) return null;
+    const tokens = await tx.agentToken.findMany({
+      where: { nodeId: input.nodeId },
+      select: { id: true, prefix: true },
+    });
+    await tx.node.delete({ where: { id: input.nodeId } });
+    return { tokens };
+  });
 }
 
 /** A network of the catalogue by slug, with its chain's API families. */

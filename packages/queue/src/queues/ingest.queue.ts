@@ -1,5 +1,4 @@
 import { z } from "zod";
-import type { Redis } from "ioredis";
 import { EntityId } from "../ids.js";
 import { defineQueue } from "../define-queue.js";
 
@@ -127,6 +126,8 @@ export const IngestRemoteIpColumns = z
   });
 
 const uuid = z.string().uuid();
+/** Same shape as the wire's installId: safe inside a BullMQ job id and a Redis key. */
+const InstallId = z.string().regex(/^[A-Za-z0-9_-]{16,64}$/);
 
 /** The agent's settings group as normalised by the ingest API (bounded: the wire limits apply upstream). */
 export const IngestReportedSettings = z.object({
@@ -204,8 +205,10 @@ export const IngestBatchPayload = z
     organizationId: EntityId,
     nodeId: uuid,
     networkId: uuid,
-    /** Per-node monotonic sequence from the agent; with nodeId it is the idempotency key. */
+    /** Per-install monotonic sequence from the agent; with nodeId and the install it is the idempotency key. */
     batchSeq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    /** The agent install's random id (wire `installId`); absent for agents that predate it. */
+    installId: InstallId.optional(),
     /** Server receive time (authoritative for liveness), epoch ms. */
     receivedAtMs: z.number().int().positive(),
     /** Agent clock minus server clock at receipt (from the batch's sentAt), ms. */
@@ -225,35 +228,42 @@ export const IngestBatchPayload = z
   });
 export type IngestBatchPayload = z.infer<typeof IngestBatchPayload>;
 
-/** BullMQ job id of a batch: one job per (node, batchSeq), so a replay is never queued twice. */
-export function ingestJobId(nodeId: string, batchSeq: number): string {
-  return `ingest-${nodeId}-${batchSeq}`;
+/**
+ * Which run of numbering a batch belongs to: the agent's install id, or, for agents that predate
+ * it, the time of the batch's first sample ("t<epoch ms>"). A reinstalled agent (state directory
+ * lost, batchSeq back at 1) thus never collides with what its previous install sent: a new install
+ * id, or for an old agent new sample times. A retransmission of the same batch keeps both.
+ */
+export function ingestBatchStream(p: { installId?: string | undefined; samples: { time: number[] } }): string {
+  return p.installId ?? `t${p.samples.time[0] ?? 0}`;
 }
+
+/** BullMQ job id of a batch: one job per (node, stream, batchSeq), so a replay is never queued twice. */
+export function ingestJobId(nodeId: string, stream: string, batchSeq: number): string {
+  return `ingest-${nodeId}-${stream}-${batchSeq}`;
+}
+
+/**
+ * Retry schedule of an ingest job for errors other than "PostgreSQL is away" (those never use up
+ * attempts: the worker waits them out, see apps/worker's ingest processor). After the last attempt
+ * the job is parked in the failed set, never deleted (removeOnFail: false), counted by the ingest
+ * API's backpressure and re-driven with `npm run ingest:redrive`.
+ */
+export const INGEST_JOB_ATTEMPTS = 12;
+export const INGEST_JOB_BACKOFF_MS = 1_000;
 
 export const ingestQueue = defineQueue({
   name: "ingest",
   jobName: "ingest-batch",
   payload: IngestBatchPayload,
-  jobId: (p: IngestBatchPayload) => ingestJobId(p.nodeId, p.batchSeq),
+  jobId: (p: IngestBatchPayload) => ingestJobId(p.nodeId, ingestBatchStream(p), p.batchSeq),
   tenantOf: (p: IngestBatchPayload) => p.organizationId,
   defaultJobOptions: {
-    // 1 s doubling: 12 attempts span about 68 minutes of database outage before a job fails,
-    // and failed jobs are kept a week for inspection and manual retry.
-    attempts: 12,
-    backoff: { type: "exponential", delay: 1_000, jitter: 0.2 },
+    // 1 s doubling: 12 attempts span about 68 minutes of a persistent (non-outage) error; then the
+    // job is parked, not deleted: an accepted batch leaves Redis only once its rows are committed.
+    attempts: INGEST_JOB_ATTEMPTS,
+    backoff: { type: "exponential", delay: INGEST_JOB_BACKOFF_MS, jitter: 0.2 },
     removeOnComplete: { age: 3_600, count: 10_000 },
-    removeOnFail: { age: 7 * 24 * 3_600 },
+    removeOnFail: false,
   },
 });
-
-/**
- * Agent-token changes (rotation, revocation) are published here so every ingest process drops its
- * cached copy at once; the cache TTL (≤ 30 s) is the backstop when a message is missed.
- */
-export function agentTokenChannel(prefix: string): string {
-  return `${prefix}:agent-tokens:changed`;
-}
-
-export async function publishAgentTokenChange(connection: Redis, prefix: string, tokenPrefix: string): Promise<void> {
-  await connection.publish(agentTokenChannel(prefix), tokenPrefix);
-}

@@ -10,9 +10,13 @@ import { parseAgentToken, secretMatches } from "./token-format.js";
 /** Who a verified agent token speaks for. */
 export interface AgentIdentity {
   tokenId: string;
+  /** The token's public prefix (what change announcements name). */
+  tokenPrefix: string;
   nodeId: string;
   organizationId: string;
   networkId: string;
+  /** The catalogue slug of the node's network. */
+  networkSlug: string;
 }
 
 export interface AgentTokenVerifierOptions {
@@ -20,71 +24,136 @@ export interface AgentTokenVerifierOptions {
   ttlMs?: number;
   /**
    * While PostgreSQL cannot be reached, a token looked up less than this long ago is still
-   * accepted (agents keep pushing through a short database outage). Revocations are pushed to
-   * the cache (invalidate()), and clear() runs when that channel reconnects.
+   * accepted (agents keep pushing through a short database outage), unless it is known to have
+   * changed since (see readChangeMark).
    */
   staleIfErrorMs?: number;
   maxEntries?: number;
+  /**
+   * Unknown token prefixes are remembered apart from valid tokens, in their own bounded map (oldest
+   * dropped first) for this long: a flood of random tokens neither evicts valid entries nor reaches
+   * the database twice for one prefix.
+   */
+  negativeTtlMs?: number;
+  maxNegativeEntries?: number;
   /** lastUsedAt is written at most once per this interval per token. */
   lastUsedIntervalMs?: number;
   now?: () => number;
   onBackgroundError?: (error: unknown) => void;
 }
 
+export interface AgentTokenVerifierDeps {
+  sql: SqlClient;
+  /**
+   * The token's current change mark (Redis, @rpcpulse/queue readAgentTokenChangeMark), read on
+   * every verification: a mark other than the one seen at the last database read means the token
+   * was revoked, rotated or its node deleted since, so the cached copy is not used (not even while
+   * PostgreSQL is down). Without it, changes reach this cache through invalidate() and the TTL.
+   */
+  readChangeMark?: (tokenPrefix: string) => Promise<string | null>;
+}
+
+export interface VerifyHooks {
+  /**
+   * Runs right before a database look-up (never for a verification served from the cache); may
+   * throw to refuse the request first (the ingest API's per-address limit of unauthenticated work).
+   */
+  beforeLookup?: () => void;
+}
+
+export interface AgentTokenVerifierStats {
+  /** Database look-ups started. */
+  lookups: number;
+  /** Verifications answered 401 from the negative cache. */
+  negativeHits: number;
+}
+
 export interface AgentTokenVerifier {
   /** Throws AppError UNAUTHENTICATED (unknown, malformed, expired, revoked) or UNAVAILABLE (database down, not cached). */
-  verify(token: string): Promise<AgentIdentity>;
+  verify(token: string, hooks?: VerifyHooks): Promise<AgentIdentity>;
   invalidate(tokenPrefix: string): void;
   clear(): void;
   readonly size: number;
+  readonly negativeSize: number;
+  readonly stats: Readonly<AgentTokenVerifierStats>;
 }
 
 interface Entry {
-  credential: AgentTokenCredential | null;
+  credential: AgentTokenCredential;
   fetchedAt: number;
   touchedAt: number;
+  /** The change mark read before the database read that produced this entry. */
+  mark: string | null;
+}
+
+interface NegativeEntry {
+  fetchedAt: number;
+  mark: string | null;
 }
 
 const MAX_TTL_MS = 30_000;
 const unauthenticated = () => new AppError("UNAUTHENTICATED", "Unknown, expired or revoked agent token.");
+const unavailable = (cause: unknown) =>
+  new AppError("UNAVAILABLE", "Token store unavailable; retry later.", { cause, retryAfterSeconds: 5 });
+
+/** Insert as the newest entry of a bounded map; the oldest goes when it is full. */
+function rememberBounded<V>(map: Map<string, V>, key: string, value: V, max: number): void {
+  map.delete(key);
+  map.set(key, value);
+  while (map.size > max) {
+    const oldest = map.keys().next();
+    if (oldest.done) break;
+    map.delete(oldest.value);
+  }
+}
 
 export function createAgentTokenVerifier(
-  deps: { sql: SqlClient },
+  deps: AgentTokenVerifierDeps,
   options: AgentTokenVerifierOptions = {},
 ): AgentTokenVerifier {
   const ttlMs = Math.min(options.ttlMs ?? MAX_TTL_MS, MAX_TTL_MS);
   const staleIfErrorMs = options.staleIfErrorMs ?? 5 * 60_000;
   const maxEntries = options.maxEntries ?? 50_000;
+  const negativeTtlMs = Math.min(options.negativeTtlMs ?? 60_000, 3_600_000);
+  const maxNegativeEntries = options.maxNegativeEntries ?? 10_000;
   const lastUsedIntervalMs = options.lastUsedIntervalMs ?? 60_000;
   const now = options.now ?? Date.now;
   const cache = new Map<string, Entry>();
-  const inflight = new Map<string, Promise<Entry>>();
+  const negative = new Map<string, NegativeEntry>();
+  const inflight = new Map<string, Promise<AgentTokenCredential | null>>();
+  const stats: AgentTokenVerifierStats = { lookups: 0, negativeHits: 0 };
   let generation = 0;
 
-  const remember = (prefix: string, entry: Entry) => {
-    cache.delete(prefix);
-    cache.set(prefix, entry);
-    if (cache.size > maxEntries) {
-      const oldest = cache.keys().next();
-      if (!oldest.done) cache.delete(oldest.value);
-    }
-  };
-
-  const lookup = (prefix: string): Promise<Entry> => {
+  /** One database read per prefix at a time; its result lands in one of the two caches. */
+  const lookup = (prefix: string, mark: string | null): Promise<AgentTokenCredential | null> => {
     let pending = inflight.get(prefix);
     if (!pending) {
       const startedIn = generation;
+      stats.lookups++;
       pending = findAgentTokenCredential(deps.sql, prefix)
         .then((credential) => {
-          const previous = cache.get(prefix);
-          const entry: Entry = {
-            credential,
-            fetchedAt: now(),
-            touchedAt: Math.max(previous?.touchedAt ?? 0, credential?.lastUsedAt?.getTime() ?? 0),
-          };
           // An invalidation that arrived while we were reading may describe a newer state.
-          if (startedIn === generation) remember(prefix, entry);
-          return entry;
+          if (startedIn !== generation) return credential;
+          const fetchedAt = now();
+          if (credential) {
+            const previous = cache.get(prefix);
+            negative.delete(prefix);
+            rememberBounded(
+              cache,
+              prefix,
+              {
+                credential,
+                fetchedAt,
+                touchedAt: Math.max(previous?.touchedAt ?? 0, credential.lastUsedAt?.getTime() ?? 0),
+                mark,
+              },
+              maxEntries,
+            );
+          } else {
+            cache.delete(prefix);
+            rememberBounded(negative, prefix, { fetchedAt, mark }, maxNegativeEntries);
+          }
+          return credential;
         })
         .finally(() => inflight.delete(prefix));
       inflight.set(prefix, pending);
@@ -93,7 +162,7 @@ export function createAgentTokenVerifier(
   };
 
   const touch = (prefix: string, entry: Entry, at: number) => {
-    if (!entry.credential || at - entry.touchedAt < lastUsedIntervalMs) return;
+    if (at - entry.touchedAt < lastUsedIntervalMs) return;
     entry.touchedAt = at;
     touchAgentTokenLastUsed(deps.sql, {
       tokenId: entry.credential.tokenId,
@@ -107,43 +176,75 @@ export function createAgentTokenVerifier(
     });
   };
 
+  const readMark = async (prefix: string): Promise<string | null> => {
+    if (!deps.readChangeMark) return null;
+    try {
+      return await deps.readChangeMark(prefix);
+    } catch (error) {
+      throw unavailable(error);
+    }
+  };
+
   return {
-    async verify(token: string): Promise<AgentIdentity> {
+    async verify(token: string, hooks: VerifyHooks = {}): Promise<AgentIdentity> {
       const parsed = typeof token === "string" ? parseAgentToken(token) : undefined;
       if (!parsed) throw unauthenticated();
+      const prefix = parsed.prefix;
+      const mark = await readMark(prefix);
       const at = now();
-      let entry = cache.get(parsed.prefix);
-      if (!entry || at - entry.fetchedAt >= ttlMs) {
+      const known = negative.get(prefix);
+      if (known && at - known.fetchedAt < negativeTtlMs && (mark === null || known.mark === mark)) {
+        stats.negativeHits++;
+        throw unauthenticated();
+      }
+      let entry = cache.get(prefix);
+      const changed = entry !== undefined && mark !== null && entry.mark !== mark;
+      if (!entry || changed || at - entry.fetchedAt >= ttlMs) {
+        hooks.beforeLookup?.();
+        let credential: AgentTokenCredential | null;
         try {
-          entry = await lookup(parsed.prefix);
+          credential = await lookup(prefix, mark);
         } catch (error) {
-          const stale = entry && at - entry.fetchedAt < staleIfErrorMs ? entry : undefined;
-          if (!stale) {
-            throw new AppError("UNAVAILABLE", "Token store unavailable; retry later.", {
-              cause: error,
-              retryAfterSeconds: 5,
-            });
-          }
-          entry = stale;
+          // A copy known to be out of date is never served, whatever the database's state.
+          const stale = entry && !changed && at - entry.fetchedAt < staleIfErrorMs ? entry : undefined;
+          if (!stale) throw unavailable(error);
+          credential = stale.credential;
         }
+        if (!credential) throw unauthenticated();
+        entry = cache.get(prefix) ?? { credential, fetchedAt: at, touchedAt: at, mark };
       }
       const c = entry.credential;
-      if (!c || !secretMatches(parsed.secret, c.secretHash)) throw unauthenticated();
+      if (!secretMatches(parsed.secret, c.secretHash)) throw unauthenticated();
       if (c.revokedAt && c.revokedAt.getTime() <= at) throw unauthenticated();
       if (c.expiresAt && c.expiresAt.getTime() <= at) throw unauthenticated();
-      touch(parsed.prefix, entry, at);
-      return { tokenId: c.tokenId, nodeId: c.nodeId, organizationId: c.organizationId, networkId: c.networkId };
+      touch(prefix, entry, at);
+      return {
+        tokenId: c.tokenId,
+        tokenPrefix: prefix,
+        nodeId: c.nodeId,
+        organizationId: c.organizationId,
+        networkId: c.networkId,
+        networkSlug: c.networkSlug,
+      };
     },
     invalidate(tokenPrefix: string) {
       generation++;
       cache.delete(tokenPrefix);
+      negative.delete(tokenPrefix);
     },
     clear() {
       generation++;
       cache.clear();
+      negative.clear();
     },
     get size() {
       return cache.size;
+    },
+    get negativeSize() {
+      return negative.size;
+    },
+    get stats() {
+      return stats;
     },
   };
 }

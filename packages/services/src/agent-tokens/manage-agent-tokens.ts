@@ -15,9 +15,10 @@ import { generateAgentToken } from "./token-format.js";
 
 /**
  * Issue, rotate, list and revoke a node's agent tokens (admins of the node's organization).
- * `notifyChanged` tells every ingest process to drop its cached copy of a token (Redis pub/sub,
- * wired by the caller); when it is missing or fails, the ingest cache TTL (≤ 30 s) still bounds
- * how long a revoked token keeps working.
+ * `notifyChanged` tells every ingest process that a token changed (the caller wires
+ * @rpcpulse/queue publishAgentTokenChange: a per-token change mark read on each request, and a
+ * pub/sub message), so the next request anywhere sees the change; when it is missing or fails, the
+ * ingest cache TTL (≤ 30 s) still bounds how long a revoked token keeps working.
  */
 export interface AgentTokenDeps {
   /** A pg Pool: rotation runs in a transaction on one of its connections. */
@@ -40,9 +41,17 @@ async function requireNode(deps: Pick<AgentTokenDeps, "sql">, ctx: ServiceContex
   return node;
 }
 
-async function notify(deps: AgentTokenDeps, prefixes: string[]): Promise<void> {
-  if (!deps.notifyChanged) return;
-  await Promise.all(prefixes.map((p) => deps.notifyChanged!(p).catch(() => undefined)));
+/**
+ * Announce changed tokens to the ingest processes. A failed announcement is not an error of the
+ * change itself: the ingest cache TTL (≤ 30 s) still bounds how long the old state is served.
+ */
+export async function notifyAgentTokenChanges(
+  deps: Pick<AgentTokenDeps, "notifyChanged">,
+  prefixes: string[],
+): Promise<void> {
+  const notifyChanged = deps.notifyChanged;
+  if (!notifyChanged) return;
+  await Promise.all(prefixes.map((p) => notifyChanged(p).catch(() => undefined)));
 }
 
 /** A new token for a node; other tokens stay as they are. */
@@ -102,11 +111,11 @@ export async function rotateAgentToken(
   } finally {
     session.release();
   }
-  await notify(deps, result.expired);
+  await notifyAgentTokenChanges(deps, result.expired);
   return { token: generated.token, record: result.record, expiringPrefixes: result.expired.length };
 }
 
-/** Revoke a token at once (ingest stops accepting it within seconds, at most the cache TTL). */
+/** Revoke a token at once (with notifyChanged, every ingest process refuses it from its next request). */
 export async function revokeAgentToken(
   deps: AgentTokenDeps,
   ctx: ServiceContext,
@@ -121,7 +130,7 @@ export async function revokeAgentToken(
     now: input.now ?? new Date(),
   });
   if (!record) throw new AppError("NOT_FOUND", "Token not found.");
-  await notify(deps, [record.prefix]);
+  await notifyAgentTokenChanges(deps, [record.prefix]);
   return record;
 }
 

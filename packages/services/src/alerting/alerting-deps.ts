@@ -15,6 +15,12 @@ export interface EvaluateAlertsDeps extends AlertingDeps {
   sql: SqlClient;
   /** Absolute origin of the web app, for "Open in RPC Pulse" links; omitted = no link. */
   appBaseUrl?: string | undefined;
+  /**
+   * Called after a transition's delivery rows are committed and before their jobs are queued.
+   * Fault injection for the outbox test only (the worker kills itself here when
+   * WORKER_FAULT_KILL_AFTER_DELIVERY_COMMIT is set); production leaves it unset.
+   */
+  afterDeliveriesCommitted?: ((deliveryIds: string[]) => void) | undefined;
 }
 
 /** The delivery job: channel senders (SSRF-safe client, pooled SMTP). */

@@ -1,5 +1,5 @@
 import { AppError } from "@rpcpulse/config";
-import { insertDelivery, recordDeliveryAttempt, type DeliveryRow } from "@rpcpulse/db";
+import { insertDelivery, markDeliveryQueued, type DeliveryRow } from "@rpcpulse/db";
 import type { NotificationMessage } from "@rpcpulse/notify";
 import { enqueueDelivery } from "@rpcpulse/queue";
 import { z } from "zod";
@@ -68,29 +68,30 @@ function parse<T>(schema: z.ZodType<T>, raw: unknown): T {
   return r.data;
 }
 
-/** Add the job for a stored delivery; if Redis refuses, the row says so instead of staying queued. */
+/**
+ * Add the notify job of a committed delivery row and mark the row queued (the outbox's second
+ * step). If Redis refuses, the row stays unqueued and the worker's delivery sweeper queues it
+ * later (sweepUnqueuedDeliveries): nothing is dropped, so this never throws. Returns whether the
+ * job is in the queue now. The job id is the delivery id: a second enqueue is a no-op.
+ */
 export async function queueStoredDelivery(
   deps: Pick<AlertingDeps, "prisma" | "queue">,
-  row: DeliveryRow,
-): Promise<void> {
+  row: Pick<DeliveryRow, "id" | "organizationId">,
+): Promise<boolean> {
   try {
     await enqueueDelivery(deps.queue, { deliveryId: row.id, organizationId: row.organizationId });
-  } catch (error) {
-    await recordDeliveryAttempt(deps.prisma, {
-      id: row.id,
-      status: "failed",
-      attempts: 0,
-      lastError: `not queued: ${error instanceof Error ? error.message : String(error)}`.slice(0, 500),
-      responseCode: null,
-      at: new Date(),
-    });
-    throw new AppError("UNAVAILABLE", "The delivery queue is unavailable; try again shortly.", { cause: error });
+  } catch {
+    return false;
   }
+  // A failed mark only means the sweeper enqueues it again, which the job id makes harmless.
+  await markDeliveryQueued(deps.prisma, { id: row.id, at: new Date() }).catch(() => undefined);
+  return true;
 }
 
 /**
  * Queue one email through the server's SMTP relay (status-page confirmations and notices). The
- * delivery log row is written first; the worker sends it with retries.
+ * delivery log row is written first (the outbox); the worker sends it with retries, and its
+ * sweeper queues it if Redis was away just now.
  */
 export async function enqueueEmail(
   deps: Pick<AlertingDeps, "prisma" | "queue">,

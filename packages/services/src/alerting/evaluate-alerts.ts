@@ -1,7 +1,8 @@
 /**
  * The evaluation job: every enabled rule × target, one state-machine step each; transitions are
- * written as events, delivered to the rule's channels (delivery log rows + notify jobs), and
- * mirrored as automatic incidents on status pages that list the target.
+ * written as events, delivered to the rule's channels (delivery log rows committed with the event,
+ * then notify jobs: an outbox, swept by sweepUnqueuedDeliveries), and mirrored as automatic
+ * incidents on status pages that list the target.
  */
 import {
   deleteAlertStatesExcept,
@@ -246,7 +247,10 @@ async function evaluateTarget(
       );
     }
   });
-  for (const d of deliveries) await queueStoredDelivery(deps, d).catch(() => undefined);
+  // The outbox's second step: a row that is not queued here (crash, Redis away) is queued later by
+  // the worker's delivery sweeper.
+  if (deliveries.length > 0) deps.afterDeliveriesCommitted?.(deliveries.map((d) => d.id));
+  for (const d of deliveries) await queueStoredDelivery(deps, d);
 
   let incidentOpened = false;
   let incidentResolved = false;

@@ -6,6 +6,7 @@ export * from "./measure.js";
 export * from "./describe-alert.js";
 export * from "./enqueue-delivery.js";
 export * from "./deliver-notification.js";
+export * from "./sweep-deliveries.js";
 export * from "./evaluate-alerts.js";
 export * from "./manage-alert-rules.js";
 export * from "./manage-alert-channels.js";

@@ -1,6 +1,7 @@
 import { AppError } from "@rpcpulse/config";
 import type { AgentBatch } from "@rpcpulse/domain";
 import type { AgentIdentity } from "../agent-tokens/agent-token-verifier.js";
+import { checkBatchHeads } from "./check-batch-heads.js";
 import { normaliseAgentBatch, type NormalisedBatch } from "./normalise-agent-batch.js";
 import { selectVantageProbes, type VantageProbeRow } from "./select-vantage-probes.js";
 
@@ -10,6 +11,8 @@ export interface IngestJob extends NormalisedBatch {
   nodeId: string;
   networkId: string;
   batchSeq: number;
+  /** The agent install's id (wire installId); absent for older agents. Part of the idempotency key. */
+  installId?: string;
   receivedAtMs: number;
   clockSkewMs: number;
   agentVersion: string;
@@ -19,7 +22,7 @@ export interface IngestJob extends NormalisedBatch {
 
 export interface AcceptAgentBatchDeps {
   /**
-   * Queue the job once per (nodeId, batchSeq): "duplicate" when that batch was accepted before.
+   * Queue the job once per (nodeId, install, batchSeq): "duplicate" when that batch was accepted before.
    * Throws when the queue is unreachable (the caller answers 503).
    */
   enqueue(job: IngestJob): Promise<"queued" | "duplicate">;
@@ -50,14 +53,15 @@ export interface AcceptedBatch {
   probes?: { accepted: number; refused: number };
 }
 
-/** 4xx that the agent must not retry; `reason` is machine-readable (the adapter maps clock_skew to 422). */
+/** 4xx that the agent must not retry; `reason` is machine-readable (the adapter maps these to 422). */
 function refuse(reason: "clock_skew" | "stale_samples", message: string, details: Record<string, unknown>): AppError {
   return new AppError("VALIDATION", message, { details: { reason, ...details } });
 }
 
 /**
- * A validated wire batch from an authenticated agent: check it belongs to the token's node and
- * that its clock is within the window, normalise it and queue it (idempotent per batchSeq).
+ * A validated wire batch from an authenticated agent: check it belongs to the token's node, that
+ * its clock is within the window and its heads are plausible for the node's network, normalise it
+ * and queue it (idempotent per install and batchSeq).
  */
 export async function acceptAgentBatch(
   deps: AcceptAgentBatchDeps,
@@ -107,6 +111,7 @@ export async function acceptAgentBatch(
       { ageMs: Math.round(receivedAtMs - oldest), maxSampleAgeMs: window.maxSampleAgeMs },
     );
   }
+  checkBatchHeads(identity.networkSlug, normalised.samples, clockSkewMs);
   const selected = batch.vantage
     ? selectVantageProbes(batch.vantage, (await deps.vantageEndpoints?.allowedFor(identity.networkId)) ?? null, {
         receivedAtMs,
@@ -119,6 +124,7 @@ export async function acceptAgentBatch(
     nodeId: identity.nodeId,
     networkId: identity.networkId,
     batchSeq: batch.batchSeq,
+    ...(batch.installId ? { installId: batch.installId } : {}),
     receivedAtMs,
     clockSkewMs,
     agentVersion: batch.agent.version,

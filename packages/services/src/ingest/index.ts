@@ -1,4 +1,5 @@
 export * from "./accept-agent-batch.js";
+export * from "./check-batch-heads.js";
 export * from "./ingest-writer.js";
 export * from "./network-heads.js";
 export * from "./normalise-agent-batch.js";

@@ -10,7 +10,12 @@ import {
   type NodeWriteResult,
 } from "@rpcpulse/db";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../context.js";
-import { createAgentToken, type AgentTokenDeps, type IssuedAgentToken } from "../agent-tokens/index.js";
+import {
+  createAgentToken,
+  notifyAgentTokenChanges,
+  type AgentTokenDeps,
+  type IssuedAgentToken,
+} from "../agent-tokens/index.js";
 import { NodeInput } from "./node-input.js";
 
 async function toNodeFields(deps: ServiceDeps, input: unknown): Promise<NodeFields> {
@@ -81,9 +86,21 @@ export async function updateNode(
   );
 }
 
-/** Delete a node and its tokens (admins and owners). Its time series age out with retention. */
-export async function deleteNode(deps: ServiceDeps, ctx: ServiceContext, input: { nodeId: string }): Promise<void> {
+/**
+ * Delete a node and its tokens (admins and owners). Its time series age out with retention. Every
+ * token of the node is announced as changed (notifyChanged), so each ingest process refuses it
+ * from the next request on instead of serving its cached copy.
+ */
+export async function deleteNode(
+  deps: ServiceDeps & Pick<AgentTokenDeps, "notifyChanged">,
+  ctx: ServiceContext,
+  input: { nodeId: string },
+): Promise<void> {
   requireRole(ctx, "admin");
   const deleted = await deleteNodeRow(deps.prisma, { organizationId: ctx.organizationId, nodeId: input.nodeId });
   if (!deleted) throw new AppError("NOT_FOUND", "Node not found.");
+  await notifyAgentTokenChanges(
+    deps,
+    deleted.tokens.map((t) => t.prefix),
+  );
 }
