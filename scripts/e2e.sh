@@ -4,6 +4,8 @@
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib/common.sh"
 cd "$(repo_root)"
+# Recorded before anything can fail, so the summary tells "started, never reached Playwright" apart.
+node scripts/run-suites.mjs e2e-started
 
 E2E_DB=${E2E_DB:-rpcpulse_e2e}
 E2E_PORT=${E2E_PORT:-3100}

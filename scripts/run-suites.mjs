@@ -2,15 +2,24 @@
 // Runs test suites one after another, streams their output, and keeps a tally of passed/failed tests
 // in var/test-tally.json so scripts/test.sh can print one closing line for the whole run.
 //
+//   node scripts/run-suites.mjs reset [--fast]      start a tally; without --fast the e2e suite is expected
 //   node scripts/run-suites.mjs workspaces          every workspace with a "test" script, except e2e
+//   node scripts/run-suites.mjs e2e-started         scripts/e2e.sh began (before the build and the stack)
 //   node scripts/run-suites.mjs e2e                 the Playwright suite (app must be running)
-//   node scripts/run-suites.mjs summary             print "tests: N passed, N failed" and exit 1 on failures
+//   node scripts/run-suites.mjs e2e-exit <code>     scripts/e2e.sh ended with this exit code
+//   node scripts/run-suites.mjs summary             print "tests: N passed, N failed, N skipped" and exit 1
+//                                                   on failures, on an expected suite without results (a
+//                                                   workspace that never reported, the e2e suite that never
+//                                                   ran or ran no test) and on a failed scripts/e2e.sh
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const root = path.resolve(path.dirname(new URL(import.meta.url).pathname), "..");
-const tallyFile = path.join(root, "var", "test-tally.json");
+// TEST_TALLY_FILE: another tally (checks of this script run on a scratch copy without touching var/).
+const tallyFile = process.env.TEST_TALLY_FILE
+  ? path.resolve(process.env.TEST_TALLY_FILE)
+  : path.join(root, "var", "test-tally.json");
 
 function readTally() {
   return existsSync(tallyFile) ? JSON.parse(readFileSync(tallyFile, "utf8")) : { suites: [] };
@@ -98,15 +107,50 @@ function readdirSafe(dir) {
   }
 }
 
+/** Problems that fail the run besides failed tests; each counts as one failure in the last line. */
+function findMissingResults(tally) {
+  const problems = [];
+  const byName = new Map(tally.suites.map((s) => [s.name, s]));
+  for (const name of tally.expectedWorkspaces ?? []) {
+    if (!byName.has(name)) problems.push(`${name}: no result (the suite runner stopped before it reported)`);
+  }
+  for (const s of tally.suites) {
+    if (s.exitCode === 0 && s.passed === 0 && s.failed === 0) problems.push(`${s.name}: ran but reported no tests`);
+  }
+  if (!tally.fast) {
+    const e2e = byName.get("e2e");
+    const run = tally.e2e ?? {};
+    if (!e2e) {
+      problems.push(
+        run.started
+          ? `e2e: scripts/e2e.sh started but the Playwright suite never ran (build, Chromium or the stack failed; exit ${run.exitCode ?? "?"})`
+          : "e2e: the suite was expected but scripts/e2e.sh never started",
+      );
+    } else if (run.exitCode !== undefined && run.exitCode !== 0 && e2e.failed === 0) {
+      // Zero tests or a crash of Playwright are counted above and by runSuite; this is a script
+      // that failed after a clean suite.
+      problems.push(`e2e: scripts/e2e.sh exited ${run.exitCode} after the suite`);
+    }
+  }
+  return problems;
+}
+
 const mode = process.argv[2];
 const only = process.argv.slice(3);
 if (mode === "workspaces") {
   const tally = readTally();
-  for (const dir of listWorkspaces()) {
-    if (only.length && !only.some((o) => dir.includes(o))) continue;
+  const dirs = listWorkspaces().filter((dir) => !only.length || only.some((o) => dir.includes(o)));
+  // Recorded first: a suite that never gets to report (this runner crashing) still fails the run.
+  tally.expectedWorkspaces = [...new Set([...(tally.expectedWorkspaces ?? []), ...dirs])];
+  writeTally(tally);
+  for (const dir of dirs) {
     tally.suites.push(await runSuite(dir, "npm", ["test", "--silent"], path.join(root, dir)));
     writeTally(tally);
   }
+} else if (mode === "e2e-started") {
+  const tally = readTally();
+  tally.e2e = { ...tally.e2e, started: true, startedAt: new Date().toISOString() };
+  writeTally(tally);
 } else if (mode === "e2e") {
   const tally = readTally();
   // E2E_GREP narrows the run to matching tests (e.g. E2E_GREP=alerting bash scripts/e2e.sh).
@@ -114,9 +158,16 @@ if (mode === "workspaces") {
   tally.suites.push(
     await runSuite("e2e", "npx", ["playwright", "test", "--reporter=list", ...grep], path.join(root, "e2e")),
   );
+  tally.e2e = { ...tally.e2e, finished: true };
+  writeTally(tally);
+} else if (mode === "e2e-exit") {
+  const tally = readTally();
+  const code = Number(only[0]);
+  tally.e2e = { ...tally.e2e, exitCode: Number.isInteger(code) ? code : 1 };
   writeTally(tally);
 } else if (mode === "reset") {
-  writeTally({ suites: [] });
+  const fast = only.includes("--fast");
+  writeTally({ suites: [], fast, expectedWorkspaces: [], e2e: { expected: !fast, started: false } });
 } else if (mode === "summary") {
   const tally = readTally();
   const sum = (k) => tally.suites.reduce((a, s) => a + s[k], 0);
@@ -125,10 +176,15 @@ if (mode === "workspaces") {
       `  ${s.name.padEnd(20)} ${String(s.passed).padStart(4)} passed ${String(s.failed).padStart(3)} failed ${String(s.skipped).padStart(3)} skipped  ${s.seconds}s\n`,
     );
   }
-  const failed = sum("failed");
-  process.stdout.write(`tests: ${sum("passed")} passed, ${failed} failed, ${sum("skipped")} skipped\n`);
+  const problems = findMissingResults(tally);
+  for (const problem of problems) process.stdout.write(`  FAILED: ${problem}\n`);
+  const failed = sum("failed") + problems.length;
+  const note = tally.fast ? " (fast: build and e2e suite skipped)" : "";
+  process.stdout.write(`tests: ${sum("passed")} passed, ${failed} failed, ${sum("skipped")} skipped${note}\n`);
   process.exit(failed > 0 || tally.suites.length === 0 ? 1 : 0);
 } else {
-  process.stderr.write("usage: run-suites.mjs workspaces [filter...] | e2e | reset | summary\n");
+  process.stderr.write(
+    "usage: run-suites.mjs reset [--fast] | workspaces [filter...] | e2e-started | e2e | e2e-exit <code> | summary\n",
+  );
   process.exit(2);
 }
