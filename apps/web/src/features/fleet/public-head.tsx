@@ -8,13 +8,6 @@ export function formatBlockDiff(diff: number | null): string {
   return `${diff > 0 ? "+" : "−"}${formatCount(Math.abs(diff))}`;
 }
 
-const VERDICT_TEXT: Record<PublicHeadView["verdict"], string> = {
-  ok: "in step",
-  behind: "behind",
-  ahead: "ahead",
-  failing: "failing",
-};
-
 /** Fleet table cell: the public URL's head against the node's own, flagged when behind or failing. */
 export function PublicHeadCell({ view }: { view: PublicHeadView | null }) {
   if (!view) return <span className="muted">—</span>;
@@ -77,8 +70,7 @@ export function PublicHeadCard(props: {
           {warn ? <strong>{view.verdict === "failing" ? "Public URL failing. " : "Public URL behind. "}</strong> : null}
           {view.message} <span className="mono">{view.url}</span> · checked {formatAgo(view.checkedAt, now)}
           {view.latencyMs !== null && view.verdict !== "failing" ? ` · ${formatMs(view.latencyMs)}` : ""}
-          {view.failingSince ? ` · failing since ${formatAgo(view.failingSince, now)}` : ""} ·{" "}
-          {VERDICT_TEXT[view.verdict]}
+          {view.failingSince ? ` · failing since ${formatAgo(view.failingSince, now)}` : ""}
         </p>
       ) : (
         <p className="muted small">
