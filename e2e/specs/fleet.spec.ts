@@ -55,7 +55,11 @@ test.describe("fleet", () => {
     expect(token).toMatch(/^rpa_[0-9a-f]{16}_[A-Za-z0-9_-]{43}$/);
     const install = await page.getByTestId("install-command").inputValue();
     expect(install).toContain(token);
-    expect(install).toContain("systemctl enable --now rpcpulse-agent");
+    expect(install).toMatch(/^curl -fsSL '[^']+\/install\.sh' \| sudo sh -s -- --token 'rpa_/);
+    // The installer the line pipes into sh is served by the app (with the app's URL as its download base).
+    const script = await page.request.get(/'([^']+\/install\.sh)'/.exec(install)![1]!);
+    expect(script.status()).toBe(200);
+    expect(await script.text()).toContain("SHA256SUMS");
     const config = JSON.parse(/'(\{.*\})'/.exec(install)![1]!) as {
       ingestUrl: string;
       nodeId: string;

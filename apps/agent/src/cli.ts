@@ -10,6 +10,8 @@ Usage: rpcpulse-agent <command> [options]
 Commands:
   collect [--once]   collect samples and print them as JSON (nothing is sent)
   run                collect every interval and push batches to the ingest API (spooled on disk)
+  discover           find the node's process, data directories and public ports (--write: into the config)
+  doctor             what the agent can and cannot read on this host, and why, with the fix
   schema             print the wire format's JSON Schema
   version            print the version
 
@@ -24,6 +26,14 @@ export async function main(argv: string[]): Promise<number> {
       case "run": {
         const { runCommand } = await import("./commands/run.js");
         return await runCommand(rest);
+      }
+      case "discover": {
+        const { discoverCommand } = await import("./commands/discover.js");
+        return discoverCommand(rest, process.stdout);
+      }
+      case "doctor": {
+        const { doctorCommand } = await import("./commands/doctor.js");
+        return await doctorCommand(rest, process.stdout);
       }
       case "schema":
         return schemaCommand(process.stdout);

@@ -43,6 +43,8 @@ export const webEnvShape = {
     .enum(["true", "false", "1", "0"])
     .default("false")
     .transform((v) => v === "true" || v === "1"),
+  /** The agent's downloads served at /downloads and /install.sh (default: apps/agent/dist of this checkout). */
+  AGENT_DOWNLOADS_DIR: z.string().min(1).optional(),
   /** Comma-separated reverse proxy IPs/CIDRs whose X-Forwarded-For hops are trusted (rate limiting). */
   TRUSTED_PROXIES: z
     .string()

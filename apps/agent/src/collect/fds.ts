@@ -21,6 +21,8 @@ export function parseOpenFilesLimit(limits: string): { soft: number | null; hard
 /** System file handles and, when configured, the node process's open descriptors against its limit. */
 export class FdsCollector {
   private cachedPid: number | null = null;
+  /** The node process found by the last collect(), also when its descriptors were unreadable. */
+  lastPid: number | null = null;
 
   constructor(
     private readonly procRoot: string,
@@ -36,6 +38,7 @@ export class FdsCollector {
   private collectProcess(): FdsGroup["process"] {
     if (!this.selector || (this.selector.pid === undefined && !this.selector.name)) return null;
     const pid = this.resolvePid();
+    this.lastPid = pid;
     if (pid === null) return null;
     const base = join(this.procRoot, String(pid));
     let openFds: number;

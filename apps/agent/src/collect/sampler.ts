@@ -88,7 +88,8 @@ export class Sampler {
       self: null,
       errors,
     };
-    const pid = sample.fds?.process?.pid ?? null;
+    // The command line is world-readable: node args are read even when its descriptors are not.
+    const pid = sample.fds?.process?.pid ?? this.fds.lastPid;
     if (sample.settings)
       sample.settings.nodeArgs = pid === null ? null : guard("settings", () => readNodeArgs(this.procRoot, pid));
     if (this.options.chain) sample.chain = await collectChain(this.options.chain, () => Date.now());

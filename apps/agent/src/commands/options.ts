@@ -2,6 +2,7 @@ import { parseArgs, type ParseArgsConfig } from "node:util";
 import { loadAgentEnv, EnvError } from "../env.js";
 import { FLAG_NAMES, UsageError, resolveConfig, validateField, type AgentConfig } from "../config/load.js";
 import type { FieldName, PartialFields } from "../config/fields.js";
+import { completeConfigFromDiscovery } from "../discover/complete-config.js";
 
 /** Flags every collecting command accepts (strings; validated with the shared field rules). */
 export const CONFIG_OPTIONS = {
@@ -78,8 +79,13 @@ export function parseCommandArgs<O extends ParseArgsConfig["options"]>(args: str
   }
 }
 
-/** Validate the config flags present in parsed values and merge them with env and file. */
+/** Validate the config flags present in parsed values and merge them with env and file; then discovery. */
 export function configFromFlags(values: Record<string, unknown>): AgentConfig {
+  return completeConfigFromDiscovery(resolveConfigFromFlags(values));
+}
+
+/** The configuration exactly as given (flags > env > file > defaults), without discovery. */
+export function resolveConfigFromFlags(values: Record<string, unknown>): AgentConfig {
   const flags: PartialFields = {};
   for (const [name, raw] of Object.entries(values)) {
     const field = FLAG_TO_FIELD[name];

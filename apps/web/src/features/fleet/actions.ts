@@ -1,5 +1,5 @@
 "use server";
-import { AppError, isAppError } from "@rpcpulse/config";
+import { AppError, isAppError, RPCPULSE_VERSION } from "@rpcpulse/config";
 import { deleteNode, enrollNode, getNode, revokeAgentToken, rotateAgentToken, updateNode } from "@rpcpulse/services";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
@@ -8,7 +8,12 @@ import { formValues, runFormAction, type FormState } from "../../server/action.j
 import { getRuntime } from "../../server/runtime.js";
 import { requireOrgContext } from "../../server/session.js";
 import { getFleetDeps } from "./fleet-deps.js";
-import { buildForegroundCommand, buildInstallCommand } from "./install-command.js";
+import {
+  buildForegroundCommand,
+  buildInstallCommand,
+  buildReviewedInstallCommand,
+  toInstanceName,
+} from "./install-command.js";
 
 const Slug = z.string().trim().min(1).max(64);
 const NodeId = z.string().trim().min(1).max(64);
@@ -32,15 +37,26 @@ async function withFieldErrors(fn: () => Promise<FormState>): Promise<FormState>
   });
 }
 
-function commandsFor(node: { id: string; apiFamily: string; localRpcUrl: string }, token: string) {
+function commandsFor(node: { id: string; name: string; apiFamily: string; localRpcUrl: string }, token: string) {
+  const { env } = getRuntime();
   const input = {
-    ingestUrl: getRuntime().env.INGEST_PUBLIC_URL,
+    appBaseUrl: env.APP_BASE_URL,
+    ingestUrl: env.INGEST_PUBLIC_URL,
     token,
     nodeId: node.id,
+    nodeName: node.name,
     apiFamily: node.apiFamily,
     localRpcUrl: node.localRpcUrl,
   };
-  return { token, installCommand: buildInstallCommand(input), foregroundCommand: buildForegroundCommand(input) };
+  return {
+    token,
+    installCommand: buildInstallCommand(input),
+    reviewedInstallCommand: buildReviewedInstallCommand(input),
+    foregroundCommand: buildForegroundCommand(input),
+    instanceName: toInstanceName(node.name),
+    appBaseUrl: env.APP_BASE_URL.replace(/\/+$/, ""),
+    agentVersion: RPCPULSE_VERSION,
+  };
 }
 
 /** Enroll a node; the token is returned once, in this response only. */
