@@ -24,6 +24,7 @@ import {
   createAgentToken,
   createNetworkHeadTracker,
   normaliseAgentBatch,
+  type AgentTokenDeps,
   type ServiceContext,
 } from "@rpcpulse/services";
 import { freePort, startHardhatNode, type HardhatNode } from "./support/hardhat.js";
@@ -96,7 +97,12 @@ async function enroll(sql: SqlClient, orgId: string, name: string): Promise<Enro
   );
   const nodeId = (rows[0] as { id: string }).id;
   const ctx: ServiceContext = { userId: "u_test", organizationId: orgId, organizationSlug: orgId, role: "owner" };
-  const issued = await createAgentToken({ sql }, ctx, { nodeId });
+  // PGlite is one session: "connect" hands out that session (a pg Pool is used as is).
+  const session =
+    "connect" in sql
+      ? (sql as AgentTokenDeps["sql"])
+      : { query: sql.query.bind(sql), connect: async () => ({ query: sql.query.bind(sql), release: () => undefined }) };
+  const issued = await createAgentToken({ sql: session }, ctx, { nodeId });
   return { nodeId, token: issued.token };
 }
 

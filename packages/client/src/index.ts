@@ -29,6 +29,7 @@ export {
 export {
   createJsonRpcCall,
   classifyError,
+  classifyJsonRpcError,
   AttemptTimeoutError,
   HttpStatusError,
   JsonRpcError,
@@ -48,10 +49,13 @@ export {
 export { createEip1193Provider, type Eip1193Provider, type Eip1193ProviderOptions } from "./adapters/eip1193.js";
 export {
   createDhiveFailover,
+  createDhiveAddressList,
   syncDhiveAddresses,
   classifyDhiveError,
   type DhiveAddressable,
+  type DhiveAddressList,
   type DhiveFailover,
   type DhiveFailoverOptions,
+  type SyncDhiveOptions,
 } from "./adapters/dhive.js";
-export { polkadotEndpoints } from "./adapters/polkadot.js";
+export { polkadotEndpoints, trackWsProvider, type WsProviderLike } from "./adapters/polkadot.js";

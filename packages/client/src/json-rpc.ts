@@ -64,16 +64,16 @@ export interface FailureVerdict {
 export function classifyError(error: unknown): FailureVerdict {
   if (error instanceof AttemptTimeoutError) return { retry: true, kind: "timeout" };
   if (error instanceof HttpStatusError) return { retry: true, kind: error.status === 429 ? "rate-limited" : "http" };
-  if (error instanceof JsonRpcError) {
-    if (ENDPOINT_CODES.has(error.code) || ENDPOINT_MESSAGES.test(error.message))
-      return {
-        retry: true,
-        kind: error.code === -32005 || /rate|many/i.test(error.message) ? "rate-limited" : "error",
-      };
-    return { retry: false, kind: "error" };
-  }
+  if (error instanceof JsonRpcError) return classifyJsonRpcError(error.code, error.message);
   // Network failures (fetch's TypeError, resets), abort errors and anything unknown: the endpoint is at fault.
   return { retry: true, kind: "error" };
+}
+
+/** A JSON-RPC error object: the endpoint's fault (fail over) or the request's (hand it back)? */
+export function classifyJsonRpcError(code: number, message: string): FailureVerdict {
+  if (ENDPOINT_CODES.has(code) || ENDPOINT_MESSAGES.test(message))
+    return { retry: true, kind: code === -32005 || /rate|many/i.test(message) ? "rate-limited" : "error" };
+  return { retry: false, kind: "error" };
 }
 
 export interface JsonRpcCallOptions {

@@ -2,8 +2,11 @@
 
 export type EndpointStatus = "active" | "probation" | "dead";
 
-/** Scoring status in the requested window (the listing `status` can be active while this says dead). */
-export type EndpointHealthStatus = "healthy" | "degraded" | "probation" | "dead";
+/**
+ * Scoring status in the requested window (the listing `status` can be active while this says dead).
+ * lagging = behind the network head, stale = head not advancing: usable, but never healthy.
+ */
+export type EndpointHealthStatus = "healthy" | "degraded" | "lagging" | "stale" | "probation" | "dead";
 
 export interface EndpointCapabilities {
   archive: boolean;

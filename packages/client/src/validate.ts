@@ -65,7 +65,7 @@ function httpUrl(value: unknown, path: string, protocols: readonly string[]): st
 }
 
 const STATUSES: readonly EndpointStatus[] = ["active", "probation", "dead"];
-const HEALTH: readonly EndpointHealthStatus[] = ["healthy", "degraded", "probation", "dead"];
+const HEALTH: readonly EndpointHealthStatus[] = ["healthy", "degraded", "lagging", "stale", "probation", "dead"];
 
 function parseCapabilities(value: unknown, path: string): EndpointCapabilities {
   const raw = value === undefined || value === null ? {} : obj(value, path);

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { Client } from "@hiveio/dhive";
 import { ManualClock, startSimnet, type Simnet } from "@rpcpulse/simnet";
-import { createDhiveFailover, createEndpointPicker, syncDhiveAddresses, type EndpointPicker } from "../src/index.js";
+import {
+  createDhiveAddressList,
+  createDhiveFailover,
+  createEndpointPicker,
+  syncDhiveAddresses,
+  type EndpointPicker,
+} from "../src/index.js";
 import { rankedBody, startDirectoryFixture, type DirectoryFixture } from "./directory-fixture.js";
 
 /** @hiveio/dhive against simulated Hive nodes; the ranked list comes from the fixture directory API. */
@@ -15,10 +21,10 @@ before(async () => {
   simnet = await startSimnet(
     {
       seed: "client-dhive",
-      nodes: ["h1", "h2", "h3", "s1", "s2"].map((name, i) => ({
+      nodes: ["h1", "h2", "h3", "s1", "s2", "r1", "r2", "r3"].map((name, i) => ({
         name,
         family: "hive",
-        network: "hive",
+        network: name.startsWith("s") ? "steem" : "hive",
         port: 0,
         lagBlocks: i % 3,
       })),
@@ -33,6 +39,7 @@ before(async () => {
   api = await startDirectoryFixture({
     hive: body(["h1", "h2", "h3"]),
     steem: { ...(body(["s1", "s2"]) as object), network: "steem" },
+    "hive-refresh": { ...(body(["r1", "r2"]) as object), network: "hive-refresh" },
   });
 });
 after(async () => {
@@ -102,4 +109,44 @@ test("dhive with the picker's ordered address array: dhive's own failover, addre
   stop();
   picker.reportSuccess(simnet.node("s1").url);
   assert.deepEqual(client.address, [simnet.node("s2").url, simnet.node("s1").url], "no update after stop()");
+});
+
+async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
+  const until = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+test("createDhiveAddressList: the Client's address follows the directory as it changes, and a stale answer moves its node back", async () => {
+  const list = createDhiveAddressList({ network: "hive-refresh", apiBase: api.url, refreshMs: 300, maxLagBlocks: 5 });
+  const [r1, r2, r3] = ["r1", "r2", "r3"].map((n) => simnet.node(n).url) as [string, string, string];
+  try {
+    const client = new Client(await list.ready(), { timeout: 2000, failoverThreshold: 1 });
+    list.attach(client);
+    assert.deepEqual(client.address, [r1, r2]);
+    assertHeadOf("r1", (await client.database.getDynamicGlobalProperties()).head_block_number);
+
+    // The directory now ranks a new node r3 first: the next periodic refresh puts it at the front.
+    simnet.node("r3").setLag(30);
+    api.setBody("hive-refresh", {
+      ...(rankedBody(
+        "hive-refresh",
+        ["r3", "r1", "r2"].map((n) => ({ name: n, url: simnet.node(n).url })),
+      ) as object),
+      network: "hive-refresh",
+    });
+    await waitFor(() => (client.address as string[])[0] === r3, 3000, "r3 at the front of client.address");
+    assert.deepEqual(client.address, [r3, r1, r2]);
+
+    // r3 answers 30 blocks behind what r1 showed: the observed call moves it to the back.
+    assertHeadOf("r3", (await client.database.getDynamicGlobalProperties()).head_block_number);
+    assert.equal(list.picker.health().find((h) => h.url === r3)?.lastFailure, "stale-head");
+    assert.deepEqual(client.address, [r1, r2, r3]);
+    assertHeadOf("r1", (await client.database.getDynamicGlobalProperties()).head_block_number);
+  } finally {
+    list.close();
+    simnet.node("r3").setLag(0);
+  }
 });

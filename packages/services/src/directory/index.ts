@@ -13,3 +13,5 @@ export * from "./record-vantage-probes.js";
 export * from "./claims/index.js";
 export * from "./network-head.js";
 export * from "./get-endpoint-diagnostics.js";
+export * from "./compat-schemas.js";
+export * from "./list-compat-directory.js";

@@ -1,9 +1,11 @@
 import {
   BeaconResponse,
+  ChainlistRpcsResponse,
   ChainsResponse,
   DIRECTORY_CAPABILITIES,
   EndpointDetailResponse,
   EndpointHistoryResponse,
+  ErpcUpstreamsResponse,
   ErrorResponse,
   RankedListResponse,
   SubmitEndpointInput,
@@ -29,6 +31,12 @@ const param = (name: string, where: "path" | "query", s: Record<string, unknown>
   description,
   schema: s,
 });
+
+/** Query of the Chainlist and eRPC shapes (CompatQuery in @rpcpulse/services). */
+const compatParams = [
+  param("network", "query", { type: "string" }, "Only this EVM network (e.g. ethereum-mainnet); default every one."),
+  param("window", "query", { type: "string", enum: ["1h", "24h", "7d"], default: "24h" }, "Ranking window."),
+];
 
 /** OpenAPI 3.1 document of the public directory API, generated from the zod response schemas. */
 export function buildOpenApiDocument(serverUrl?: string) {
@@ -76,6 +84,23 @@ export function buildOpenApiDocument(serverUrl?: string) {
           responses: { "200": json("BeaconResponse", "Beacon-compatible nodes"), ...errors },
         },
       },
+      "/api/v1/chainlist/rpcs.json": {
+        get: {
+          operationId: "listChainlistRpcs",
+          summary:
+            "EVM networks' ranked RPC URLs keyed by chain id (Chainlist extraRpcs shape; tracking null = unknown)",
+          parameters: compatParams,
+          responses: { "200": json("ChainlistRpcsResponse", "RPCs by chain id"), ...errors },
+        },
+      },
+      "/api/v1/erpc/upstreams.json": {
+        get: {
+          operationId: "listErpcUpstreams",
+          summary: "EVM networks' ranked endpoints as eRPC upstreams (for projects[].upstreams)",
+          parameters: compatParams,
+          responses: { "200": json("ErpcUpstreamsResponse", "eRPC upstreams"), ...errors },
+        },
+      },
       "/api/v1/endpoints": {
         post: {
           operationId: "submitEndpoint",
@@ -118,6 +143,8 @@ export function buildOpenApiDocument(serverUrl?: string) {
         ChainsResponse: schema(ChainsResponse),
         RankedListResponse: schema(RankedListResponse),
         BeaconResponse: schema(BeaconResponse),
+        ChainlistRpcsResponse: schema(ChainlistRpcsResponse),
+        ErpcUpstreamsResponse: schema(ErpcUpstreamsResponse),
         EndpointDetailResponse: schema(EndpointDetailResponse),
         EndpointHistoryResponse: schema(EndpointHistoryResponse),
         SubmitEndpointInput: z.toJSONSchema(SubmitEndpointInput, { target: "draft-2020-12", io: "input" }),
