@@ -73,6 +73,7 @@ export function dataDirFromOpenFiles(files: readonly string[]): string | null {
 /** Data directories of a node process, per family: options first, then the client's default, then open files. */
 export function findDataDirs(family: ApiFamily, info: ProcessInfo, openFiles: readonly string[] | null): FoundDir[] {
   const found: FoundDir[] = [];
+  if (family === "sidecar") return found;
   const add = (path: string, source: string): void => {
     if (isDir(path) && !found.some((d) => d.path === path)) found.push({ path, source });
   };
