@@ -46,7 +46,7 @@ describe("queue producers and schedulers against a real Redis", () => {
     assert.equal(await pingRedis(connection), true);
   });
 
-  it("enqueues a validated ingest job once per (node, batchSeq)", async () => {
+  it("enqueues a validated ingest job once per (node, install, batchSeq)", async () => {
     const nodeId = "8d2f1c4e-6b1a-4f3e-9a53-3c2b1d0e9f11";
     const payload = {
       organizationId: "org_a",
@@ -66,10 +66,16 @@ describe("queue producers and schedulers against a real Redis", () => {
     };
     const first = await enqueueIngestBatch(target, payload);
     const retried = await enqueueIngestBatch(target, { ...payload, receivedAtMs: payload.receivedAtMs + 1 });
-    assert.equal(first.jobId, `ingest-${nodeId}-7`);
+    // No installId (an older agent): the first sample's time names the numbering run.
+    assert.equal(first.jobId, `ingest-${nodeId}-t${payload.samples.time[0]}-7`);
     assert.equal(retried.jobId, first.jobId);
     const queue = getQueue("ingest", target);
     assert.equal(await queue.count(), 1);
+    // Another install's batch 7 is another job.
+    const reinstalled = await enqueueIngestBatch(target, { ...payload, installId: "reinstalled-0123456789" });
+    assert.equal(reinstalled.jobId, `ingest-${nodeId}-reinstalled-0123456789-7`);
+    assert.equal(await queue.count(), 2);
+    await queue.remove(reinstalled.jobId);
     const job = await queue.getJob(first.jobId);
     assert.deepEqual(job?.data, payload);
     assert.equal(job?.opts.attempts, 12, "catalog default job options apply");
