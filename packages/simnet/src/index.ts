@@ -39,6 +39,8 @@ export interface SimnetNodeHandle {
   setStalled(stalled: boolean): void;
   setLag(blocks: number): void;
   setErrorRate(rate: number, kind?: ErrorKind): void;
+  /** The next `count` requests fail with `kind` (default http-503), then errorRate applies again. */
+  failNext(count: number, kind?: ErrorKind): void;
   setSyncing(syncing: boolean): void;
   setPeers(peers: number): void;
   setLatency(latency: LatencySpec): void;
@@ -119,6 +121,7 @@ export async function startSimnet(
         setStalled: (v) => node.setStalled(v),
         setLag: (n) => node.setLag(n),
         setErrorRate: (r, k) => node.setErrorRate(r, k),
+        failNext: (n, k) => node.failNext(n, k),
         setSyncing: (v) => node.setSyncing(v),
         setPeers: (n) => node.setPeers(n),
         setLatency: (l) => node.setLatency(l),

@@ -91,8 +91,9 @@ export async function startNodeServer(options: StartNodeServerOptions): Promise<
   ): Promise<"ok" | "done" | "internal"> {
     const ms = sampleLatencyMs(node.latency, node.random);
     if (ms > 0) await sleep(ms);
-    if (node.errorRate > 0 && node.random.next() < node.errorRate) {
-      const kind = node.errorKind;
+    const forced = node.takeForcedFailure();
+    if (forced !== null || (node.errorRate > 0 && node.random.next() < node.errorRate)) {
+      const kind = forced ?? node.errorKind;
       if (kind === "jsonrpc-internal") return "internal";
       if (kind === "connection-reset") {
         socket?.destroy();

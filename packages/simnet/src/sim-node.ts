@@ -55,6 +55,9 @@ export class SimNode {
   latency: LatencySpec;
   missingMethods: Set<string>;
   rateLimiter: TokenBucket | null;
+  /** Requests that fail for sure before errorRate applies again (tests: "the next N calls get a 503"). */
+  #forcedFailures = 0;
+  #forcedKind: ErrorKind = "http-503";
 
   constructor(config: NodeConfig, network: ChainNetwork, seed: string) {
     this.config = config;
@@ -116,6 +119,21 @@ export class SimNode {
     if (!(rate >= 0 && rate <= 1)) throw new RangeError(`error rate must be within [0, 1], got ${rate}`);
     this.errorRate = rate;
     if (kind) this.errorKind = kind;
+  }
+
+  /** The next `count` requests (HTTP or WebSocket calls) fail with `kind` (default http-503), whatever errorRate says. */
+  failNext(count: number, kind: ErrorKind = "http-503"): void {
+    if (!Number.isInteger(count) || count < 0)
+      throw new RangeError(`count must be a non-negative integer, got ${count}`);
+    this.#forcedFailures = count;
+    this.#forcedKind = kind;
+  }
+
+  /** The kind of the failure this request must return, when one is forced; consumes it. */
+  takeForcedFailure(): ErrorKind | null {
+    if (this.#forcedFailures === 0) return null;
+    this.#forcedFailures--;
+    return this.#forcedKind;
   }
 
   setSyncing(syncing: boolean): void {

@@ -53,6 +53,51 @@ export async function upsertEndpointCapability(sql: SqlClient, input: EndpointCa
   );
 }
 
+/**
+ * Stores a capability row only if the stored one is still the one the caller settled against
+ * (`expectedCheckedAt`: its checked_at, or null when there was none). false = another check was
+ * stored in between; the caller re-reads and settles again.
+ */
+export async function replaceEndpointCapability(
+  sql: SqlClient,
+  input: EndpointCapabilityRow,
+  expectedCheckedAt: Date | null,
+): Promise<boolean> {
+  const c = EndpointCapabilityRow.parse(input);
+  const values = [
+    c.endpointId,
+    c.checkedAt,
+    c.archive,
+    JSON.stringify(c.methods),
+    c.coverage,
+    c.batch,
+    c.logsMaxRange,
+    c.websocket,
+    c.wsUrl,
+    c.wsNewHeadMs,
+    c.cors,
+    c.clientVersion,
+    JSON.stringify(c.report),
+  ];
+  const { rows } =
+    expectedCheckedAt === null
+      ? await sql.query(
+          `INSERT INTO endpoint_capabilities (endpoint_id, checked_at, archive, methods, coverage, batch, logs_max_range,
+             websocket, ws_url, ws_new_head_ms, cors, client_version, report)
+           VALUES ($1, $2, $3, $4::jsonb, $5, $6, $7, $8, $9, $10, $11, $12, $13::jsonb)
+           ON CONFLICT (endpoint_id) DO NOTHING RETURNING endpoint_id`,
+          values,
+        )
+      : await sql.query(
+          `UPDATE endpoint_capabilities SET checked_at = $2, archive = $3, methods = $4::jsonb, coverage = $5,
+             batch = $6, logs_max_range = $7, websocket = $8, ws_url = $9, ws_new_head_ms = $10, cors = $11,
+             client_version = $12, report = $13::jsonb
+           WHERE endpoint_id = $1 AND checked_at = $14 RETURNING endpoint_id`,
+          [...values, expectedCheckedAt],
+        );
+  return rows.length === 1;
+}
+
 const Row = z
   .object({
     endpoint_id: z.string(),

@@ -1,10 +1,12 @@
 import { findNetwork } from "@rpcpulse/domain";
 import { toProbeError } from "../ssrf/errors.js";
 import type { SafeHttpClient } from "../ssrf/http-client.js";
+import { coverageOf } from "./capability-settle.js";
 import { checkCors } from "./cors-check.js";
 import { FAMILY_ADAPTERS, LOGS_RANGES } from "./families/index.js";
 import { createFamilyContext } from "./families/types.js";
 import type { CapabilityReport, ProbeTarget, Tri, WebSocketCapability } from "./types.js";
+import { CAPABILITY_RETRY, createRetrier, type RetryPolicy } from "./transient-retry.js";
 import { checkWebSocket } from "./websocket-check.js";
 
 export interface CapabilityOptions {
@@ -16,6 +18,10 @@ export interface CapabilityOptions {
   logsRanges?: readonly number[];
   /** Skip the WebSocket check. */
   websocket?: boolean;
+  /** Retries of transient failures within the check; default CAPABILITY_RETRY, false for none. */
+  retry?: RetryPolicy | false;
+  /** Pause between retries (tests make it instant). Default a timer. */
+  wait?: (ms: number) => Promise<unknown>;
   now?: () => number;
 }
 
@@ -25,11 +31,6 @@ export function websocketUrlOf(target: ProbeTarget): string {
   const u = new URL(target.url);
   u.protocol = u.protocol === "https:" ? "wss:" : "ws:";
   return u.href;
-}
-
-function coverageOf(methods: Record<string, Tri>): number | null {
-  const known = Object.values(methods).filter((v): v is boolean => v !== null);
-  return known.length === 0 ? null : known.filter(Boolean).length / known.length;
 }
 
 const NO_WS: WebSocketCapability = {
@@ -46,7 +47,10 @@ const NO_WS: WebSocketCapability = {
 /**
  * The slow-cadence checks (hourly or daily, not every probe): archive, method coverage, batch,
  * eth_getLogs range, WebSocket + new-head latency, CORS, client version. Sequential on purpose:
- * a public endpoint gets at most one request from us at a time.
+ * a public endpoint gets at most one request from us at a time. Transient failures (5xx, 429,
+ * timeouts, resets) are retried with a short backoff within a per-check budget; what still could not
+ * be told is null ("unknown"), never "unsupported". When the head call fails, every method group is
+ * listed as unknown rather than the report being left empty.
  */
 export async function checkCapabilities(
   target: ProbeTarget,
@@ -55,7 +59,13 @@ export async function checkCapabilities(
 ): Promise<CapabilityReport> {
   const now = options.now ?? Date.now;
   const adapter = FAMILY_ADAPTERS[target.family];
-  const ctx = createFamilyContext(target, client);
+  const retrier = createRetrier(
+    options.retry === false ? { ...CAPABILITY_RETRY, attempts: 1 } : (options.retry ?? CAPABILITY_RETRY),
+    options.wait,
+  );
+  const checkClient = retrier.wrapClient(client);
+  const base = createFamilyContext(target, checkClient);
+  const ctx = { ...base, rpc: (method: string, params: unknown) => retrier.retryRpc(() => base.rpc(method, params)) };
   const errors: string[] = [];
   const report: CapabilityReport = {
     url: target.url,
@@ -91,10 +101,12 @@ export async function checkCapabilities(
     report.coverage = coverageOf(report.methods);
     if (adapter.extras)
       Object.assign(report, await adapter.extras(ctx, head, { logsRanges: options.logsRanges ?? LOGS_RANGES }));
+  } else {
+    report.methods = Object.fromEntries(adapter.methodGroups.map((group): [string, Tri] => [group, null]));
   }
   if (adapter.batch) report.batch = await adapter.batch(ctx);
   report.clientVersion = await adapter.clientVersion(ctx);
-  report.cors = await checkCors(client, target.url, adapter.corsMethod);
+  report.cors = await checkCors(checkClient, target.url, adapter.corsMethod);
   if (adapter.ws && options.websocket !== false) {
     const interval = findNetwork(target.network)?.blockIntervalMs ?? 6000;
     report.websocket = await checkWebSocket(client, websocketUrlOf(target), adapter.ws, {
@@ -104,5 +116,6 @@ export async function checkCapabilities(
       now,
     });
   }
+  report.retries = retrier.retries;
   return report;
 }

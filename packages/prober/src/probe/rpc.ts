@@ -87,7 +87,10 @@ export async function callJsonRpc(
   return envelopeReply(parsed.data, response);
 }
 
-/** A JSON-RPC batch; null when the server does not answer with an array covering every id. */
+/**
+ * A JSON-RPC batch; null when the server does not answer with an array covering every id. A 5xx/429
+ * without such an array throws CallError("http").
+ */
 export async function callJsonRpcBatch(
   client: SafeHttpClient,
   url: string,
@@ -100,6 +103,13 @@ export async function callJsonRpcBatch(
     body: JSON.stringify(calls.map((c, i) => ({ jsonrpc: "2.0", method: c.method, params: c.params, id: ids[i] }))),
   });
   const body = parseJson(response);
+  if (!Array.isArray(body) && (response.status === 429 || response.status >= 500)) {
+    // An overloaded or failing server, not a refusal of batches: the caller cannot tell support from this.
+    throw new CallError("http", `HTTP ${response.status}: no answer to the batch`, {
+      httpStatus: response.status,
+      response,
+    });
+  }
   if (!Array.isArray(body)) return null;
   const replies: RpcReply[] = [];
   for (const id of ids) {

@@ -91,4 +91,22 @@ export interface CapabilityReport {
   cors: CorsCapability;
   clientVersion: string | null;
   errors: string[];
+  /** Calls of this check repeated after a transient failure (5xx, 429, timeout, reset). */
+  retries?: number;
+  /**
+   * Settled reports (what the directory stores, see settleCapabilityReport): capabilities whose latest
+   * checks disagree with the value shown, by facet ("archive", "methods.eth", ...), until they agree often enough.
+   */
+  pending?: Record<string, PendingCapability>;
+  /** Settled reports: consecutive checks that could not tell, by facet, while the last known value is shown. */
+  unknownChecks?: Record<string, number>;
+}
+
+/** A different answer seen on the latest consecutive checks, not shown yet. */
+export interface PendingCapability {
+  /** The answer as text ("true", "false", a getLogs range or "none"). */
+  value: string;
+  checks: number;
+  /** checkedAt (ms) of the first check that gave it. */
+  since: number;
 }

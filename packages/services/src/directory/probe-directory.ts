@@ -1,10 +1,12 @@
 import {
   ensureVantagePoint,
+  getEndpointCapabilities,
   insertProbeResults,
   listDirectoryEndpoints,
   listEndpointsDueForCapabilityCheck,
-  upsertEndpointCapability,
+  replaceEndpointCapability,
   type DirectoryEndpoint,
+  type EndpointCapabilityRow,
   type ProbeResultInput,
   type SqlClient,
 } from "@rpcpulse/db";
@@ -13,8 +15,10 @@ import {
   createProbeScheduler,
   classifyAddress,
   probeEndpoint,
+  settleCapabilityReport,
   type CapabilityReport,
   type ProbeResult,
+  type RetryPolicy,
   type SafeHttpClient,
 } from "@rpcpulse/prober";
 
@@ -127,6 +131,8 @@ export interface CapabilityRoundOptions {
   now?: Date;
   /** Limit per run, so a long list spreads over several runs. */
   limit?: number;
+  /** Retries of transient errors within each check (default the prober's CAPABILITY_RETRY). */
+  retry?: RetryPolicy | false;
 }
 
 function capabilityRow(endpointId: string, report: CapabilityReport) {
@@ -147,11 +153,43 @@ function capabilityRow(endpointId: string, report: CapabilityReport) {
   };
 }
 
-/** Capability checks (slow cadence) of the endpoints due, bounded concurrency, stored per endpoint. */
+/** A stored report, when it has the shape of one (rows written before settling existed still do). */
+function storedReport(row: EndpointCapabilityRow | undefined): CapabilityReport | null {
+  const r = row?.report;
+  if (!r || typeof r.websocket !== "object" || typeof r.cors !== "object" || typeof r.methods !== "object") return null;
+  return r as unknown as CapabilityReport;
+}
+
+/**
+ * Settles one raw check into the endpoint's stored report (settleCapabilityReport: transient
+ * unknowns keep the last good values, a flip needs agreeing checks) and stores it, guarded against
+ * a check stored in between by another worker (then settled again on that one). Returns the stored
+ * report, or null when the endpoint kept changing under us.
+ */
+async function storeSettledCapability(
+  sql: SqlClient,
+  endpointId: string,
+  raw: CapabilityReport,
+  known: EndpointCapabilityRow | undefined,
+): Promise<CapabilityReport | null> {
+  let previous = known;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const settled = settleCapabilityReport(storedReport(previous), raw);
+    if (await replaceEndpointCapability(sql, capabilityRow(endpointId, settled), previous?.checkedAt ?? null))
+      return settled;
+    previous = (await getEndpointCapabilities(sql, [endpointId])).get(endpointId);
+  }
+  return null;
+}
+
+/**
+ * Capability checks (slow cadence) of the endpoints due, bounded concurrency, each settled into the
+ * endpoint's stored report. `pending`: endpoints with a capability change seen but not confirmed yet.
+ */
 export async function checkDirectoryCapabilities(
   deps: { sql: SqlClient },
   options: CapabilityRoundOptions,
-): Promise<{ checked: number; failed: number }> {
+): Promise<{ checked: number; failed: number; pending: number }> {
   const now = options.now ?? new Date();
   const due = await listEndpointsDueForCapabilityCheck(deps.sql, new Date(now.getTime() - options.maxAgeMs));
   const endpoints = endpointsToProbe(
@@ -165,7 +203,12 @@ export async function checkDirectoryCapabilities(
     concurrency: options.concurrency,
     intervalMs: 1,
     jitter: 0,
-    run: (e) => checkCapabilities({ url: e.url, family: e.family, network: e.network }, options.client),
+    run: (e) =>
+      checkCapabilities(
+        { url: e.url, family: e.family, network: e.network },
+        options.client,
+        options.retry === undefined ? {} : { retry: options.retry },
+      ),
     onResult: (e, report) => {
       if (report) reports.push([e.id, report]);
       else failed++;
@@ -173,9 +216,16 @@ export async function checkDirectoryCapabilities(
   });
   await run.runRound(endpoints);
   await run.stop();
+  const stored = await getEndpointCapabilities(
+    deps.sql,
+    reports.map(([id]) => id),
+  );
+  let pending = 0;
   for (const [id, report] of reports) {
-    await upsertEndpointCapability(deps.sql, capabilityRow(id, report));
+    const settled = await storeSettledCapability(deps.sql, id, report, stored.get(id));
+    if (!settled) continue;
     checked++;
+    if (settled.pending) pending++;
   }
-  return { checked, failed };
+  return { checked, failed, pending };
 }

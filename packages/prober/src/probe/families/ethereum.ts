@@ -37,8 +37,20 @@ async function logsRange(
   return { logsMaxRange: null, logsRangeLimited: true };
 }
 
+/** Namespace → one method proving it; params chosen so any node answers quickly. */
+const METHOD_CHECKS: ReadonlyArray<[string, string, unknown]> = [
+  ["eth", "eth_chainId", []],
+  ["net", "net_version", []],
+  ["web3", "web3_clientVersion", []],
+  // Block 1 has no transactions: cheap to trace, and a pruned node still proves the namespace exists.
+  ["debug", "debug_traceBlockByNumber", ["0x1", { tracer: "callTracer" }]],
+  ["trace", "trace_block", ["0x1"]],
+  ["txpool", "txpool_status", []],
+];
+
 export const ethereumAdapter: FamilyAdapter = {
   archiveDepth: 1_000_000,
+  methodGroups: METHOD_CHECKS.map(([group]) => group),
   corsMethod: "POST",
 
   async head(ctx, { finality }) {
@@ -75,17 +87,8 @@ export const ethereumAdapter: FamilyAdapter = {
   },
 
   async methods(ctx) {
-    const checks: Array<[string, string, unknown]> = [
-      ["eth", "eth_chainId", []],
-      ["net", "net_version", []],
-      ["web3", "web3_clientVersion", []],
-      // Block 1 has no transactions: cheap to trace, and a pruned node still proves the namespace exists.
-      ["debug", "debug_traceBlockByNumber", ["0x1", { tracer: "callTracer" }]],
-      ["trace", "trace_block", ["0x1"]],
-      ["txpool", "txpool_status", []],
-    ];
     const out: Record<string, Tri> = {};
-    for (const [group, method, params] of checks) out[group] = await supportsMethod(ctx, method, params);
+    for (const [group, method, params] of METHOD_CHECKS) out[group] = await supportsMethod(ctx, method, params);
     return out;
   },
 

@@ -15,8 +15,19 @@ const versionSchema = z.object({ blockchain_version: z.string() }).loose();
 /** Account known to exist on each Hive-family chain, for account-history checks. */
 const HISTORY_ACCOUNT: Record<string, string> = { hive: "hiveio", steem: "steemit" };
 
+/** API set → one call proving it (params from the chain's history account and the head). */
+const METHOD_CHECKS: ReadonlyArray<[string, string, (account: string, head: number) => unknown]> = [
+  ["condenser_api", "condenser_api.get_version", () => []],
+  ["database_api", "database_api.get_dynamic_global_properties", () => ({})],
+  ["block_api", "block_api.get_block", (_, head) => ({ block_num: Math.max(1, head - 100) })],
+  ["account_history_api", "account_history_api.get_account_history", (account) => ({ account, start: -1, limit: 1 })],
+  ["bridge", "bridge.get_ranked_posts", () => ({ sort: "trending", limit: 1 })],
+  ["rc_api", "rc_api.get_resource_params", () => ({})],
+];
+
 export const hiveAdapter: FamilyAdapter = {
   archiveDepth: 0,
+  methodGroups: METHOD_CHECKS.map(([group]) => group),
   corsMethod: "POST",
 
   async head(ctx) {
@@ -50,16 +61,9 @@ export const hiveAdapter: FamilyAdapter = {
 
   async methods(ctx, head) {
     const account = HISTORY_ACCOUNT[ctx.target.network] ?? "hiveio";
-    const checks: Array<[string, string, unknown]> = [
-      ["condenser_api", "condenser_api.get_version", []],
-      ["database_api", "database_api.get_dynamic_global_properties", {}],
-      ["block_api", "block_api.get_block", { block_num: Math.max(1, head - 100) }],
-      ["account_history_api", "account_history_api.get_account_history", { account, start: -1, limit: 1 }],
-      ["bridge", "bridge.get_ranked_posts", { sort: "trending", limit: 1 }],
-      ["rc_api", "rc_api.get_resource_params", {}],
-    ];
     const out: Record<string, Tri> = {};
-    for (const [group, method, params] of checks) out[group] = await supportsMethod(ctx, method, params);
+    for (const [group, method, params] of METHOD_CHECKS)
+      out[group] = await supportsMethod(ctx, method, params(account, head));
     return out;
   },
 

@@ -18,6 +18,7 @@ export const SIDECAR_ROUTES: ReadonlyArray<[string, string]> = [
 
 export const sidecarAdapter: FamilyAdapter = {
   archiveDepth: 1_000_000,
+  methodGroups: SIDECAR_ROUTES.map(([group]) => group),
   corsMethod: "GET",
 
   async head(ctx, { finality }) {

@@ -42,6 +42,7 @@ async function headerNumber(
 
 export const substrateAdapter: FamilyAdapter = {
   archiveDepth: 1_000_000,
+  methodGroups: SUBSTRATE_GROUPS.map(([group]) => group),
   corsMethod: "POST",
 
   async head(ctx, { finality }) {

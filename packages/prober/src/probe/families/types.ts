@@ -60,6 +60,8 @@ export interface FamilyAdapter {
   corsMethod: "POST" | "GET";
   /** Default depth (blocks behind head) of the archive check. */
   archiveDepth: number;
+  /** The keys `methods` answers, so a check that could not run them can still list them as unknown. */
+  methodGroups: readonly string[];
   extras?(
     ctx: FamilyContext,
     head: number,
