@@ -177,7 +177,9 @@ test.describe("public directory", () => {
     });
 
     test("submission form: a signed-in user submits an endpoint, listed on probation", async ({ page, request }) => {
-      const url = `https://rpc-${uniqueSuffix()}.e2e-example.org`;
+      // Submissions are resolved first; this offline stack runs with PROBE_ALLOW_PRIVATE, so a loopback
+      // name the prober could reach is accepted (a public deployment refuses it with the reason).
+      const url = `http://localhost:18099/e2e-${uniqueSuffix()}`;
       await page.goto("/directory");
       await page.getByRole("link", { name: "Submit an endpoint" }).click();
       await page.getByLabel("Endpoint URL").fill(url);
@@ -189,9 +191,12 @@ test.describe("public directory", () => {
       const id = href!.split("/").pop()!;
       const detail = (await (await request.get(`/api/v1/endpoints/${id}`)).json()) as { url: string; status: string };
       expect(detail).toMatchObject({ url, status: "probation" });
-      await page.getByLabel("Endpoint URL").fill("http://127.0.0.1:8091");
+      await page.getByLabel("Endpoint URL").fill("http://169.254.169.254/");
       await page.getByRole("button", { name: "Submit endpoint" }).click();
-      await expect(page.getByText(/URL refused/)).toBeVisible();
+      await expect(page.getByText(/URL refused: address 169\.254\.169\.254 is metadata/)).toBeVisible();
+      await page.getByLabel("Endpoint URL").fill(`https://rpc-${uniqueSuffix()}.e2e.invalid`);
+      await page.getByRole("button", { name: "Submit endpoint" }).click();
+      await expect(page.getByText(/URL refused: .*\.e2e\.invalid does not resolve/)).toBeVisible();
     });
   });
 

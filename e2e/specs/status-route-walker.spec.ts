@@ -49,7 +49,8 @@ test.describe("status route walker", () => {
       const privateUrl = `http://10.67.${parseInt(sfx.slice(2, 4), 16)}.9:8091/private-${sfx}`;
       const listed = await enrollNodeInUi(browser, account, { name: `${label}-listed-${sfx}`, localRpcUrl: listedUrl });
       const priv = await enrollNodeInUi(browser, account, { name: `${label}-private-${sfx}`, localRpcUrl: privateUrl });
-      const endpointUrl = `https://rpc-${label}-${sfx}.example.org`;
+      // Submissions must resolve: offline, a loopback name (the stack runs with PROBE_ALLOW_PRIVATE).
+      const endpointUrl = `http://localhost:18099/rpc-${label}-${sfx}`;
       const submitted = await apiJson<{ id: string }>(account, "post", "/api/v1/endpoints", {
         url: endpointUrl,
         network: "hive",

@@ -20,6 +20,14 @@ export const webEnvShape = {
     .refine((v) => v.startsWith("http://") || v.startsWith("https://"), "must be an http(s) URL")
     .default("http://localhost:3000"),
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
+  /**
+   * Same setting as the worker's: the prober may reach loopback/private addresses (self-hosted lists,
+   * demo, tests), so submitted endpoints on such addresses are accepted. Metadata stays refused.
+   */
+  PROBE_ALLOW_PRIVATE: z
+    .enum(["true", "false", "1", "0"])
+    .default("false")
+    .transform((v) => v === "true" || v === "1"),
   /** The ingest API as agents reach it (apps/ingest, POST /v1/ingest); put into install commands. */
   INGEST_PUBLIC_URL: z
     .url()

@@ -189,7 +189,8 @@ describe("directory: probing, ranking and read services", () => {
   });
 
   test("submission: URL policy, network/family, duplicates, per-user rate limit; starts on probation", async () => {
-    const deps = { sql: db.pool };
+    // Offline: *.example.org answers a public address from a scripted resolver (see submit-endpoint.int.test.ts).
+    const deps = { sql: db.pool, resolver: async () => [{ address: "93.184.215.14", family: 4 as const }] };
     const code = (c: string) => (e: unknown) => isAppError(e) && e.code === c;
     await assert.rejects(
       submitEndpoint(deps, { userId: "u1", endpoint: { url: "http://127.0.0.1:8091", network: "hive" } }),

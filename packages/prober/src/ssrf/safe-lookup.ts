@@ -29,6 +29,25 @@ export interface SafeLookupHooks {
 }
 
 /**
+ * Refuses a name's DNS answers when there are none, one is not an address, or ANY is in a blocked
+ * class (throws ProbeError "dns" / "ssrf_blocked"). The one address policy of connections and of
+ * resolveTarget.
+ */
+export function vetResolvedAddresses(
+  hostname: string,
+  answers: readonly ResolvedAddress[],
+  policy: AddressPolicy,
+): void {
+  if (answers.length === 0) throw new ProbeError("dns", `no address for ${hostname}`);
+  for (const a of answers) {
+    if (isIP(a.address) === 0)
+      throw new ProbeError("dns", `resolver returned a non-address ${JSON.stringify(a.address)}`);
+    const verdict = checkAddress(a.address, policy);
+    if (!verdict.allowed) throw new ProbeError("ssrf_blocked", `${hostname} resolves to ${a.address} (${verdict.cls})`);
+  }
+}
+
+/**
  * A `lookup` for net/tls/http/ws that resolves once, refuses the connection when ANY answer is in a
  * blocked class, and hands exactly the checked addresses to the socket. The address connected to is
  * therefore the address checked: there is no second resolution a rebinding DNS server could answer
@@ -52,15 +71,7 @@ export function createSafeLookup(
     resolver(hostname)
       .then((answers) => {
         report(answers);
-        if (answers.length === 0) throw new ProbeError("dns", `no address for ${hostname}`);
-        for (const a of answers) {
-          if (isIP(a.address) === 0)
-            throw new ProbeError("dns", `resolver returned a non-address ${JSON.stringify(a.address)}`);
-          const verdict = checkAddress(a.address, policy);
-          if (!verdict.allowed) {
-            throw new ProbeError("ssrf_blocked", `${hostname} resolves to ${a.address} (${verdict.cls})`);
-          }
-        }
+        vetResolvedAddresses(hostname, answers, policy);
         const usable = family === 0 ? answers : answers.filter((a) => a.family === family);
         const first = usable[0];
         if (!first) throw new ProbeError("dns", `no IPv${family} address for ${hostname}`);

@@ -17,7 +17,11 @@ export async function submitEndpointAction(_prev: FormState, formData: FormData)
         .filter(([, v]) => v !== ""),
     );
     try {
-      const created = await submitEndpoint({ sql: getRuntime().sql }, { userId: session.userId, endpoint });
+      const { sql, env } = getRuntime();
+      const created = await submitEndpoint(
+        { sql, allowPrivate: env.PROBE_ALLOW_PRIVATE },
+        { userId: session.userId, endpoint },
+      );
       revalidatePath(`/directory/${created.network}`);
       return {
         status: "ok",

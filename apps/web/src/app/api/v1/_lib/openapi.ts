@@ -115,6 +115,11 @@ export function buildOpenApiDocument(serverUrl?: string) {
             "409": json("Error", "Already listed"),
             "429": json("Error", "Too many submissions"),
             ...errors,
+            "400": json(
+              "Error",
+              "Invalid input, or a URL the prober would refuse: its name does not resolve, or resolves to a loopback, private, link-local, metadata or reserved address (`error.message` gives the reason).",
+            ),
+            "503": json("Error", "The URL's name could not be resolved for now; retry later."),
           },
         },
       },
