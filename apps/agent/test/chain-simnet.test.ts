@@ -2,7 +2,7 @@ import { test, before, after } from "node:test";
 import assert from "node:assert/strict";
 import { ManualClock, startSimnet, type Simnet } from "@rpcpulse/simnet";
 import { chainGroupSchema } from "@rpcpulse/domain";
-import { collectChain, createChainAdapter } from "../src/chain/index.js";
+import { collectChain, createChainAdapter, measureHeadAge } from "../src/chain/index.js";
 
 /** The adapters against simulated nodes of each family (packages/simnet), with a clock held still. */
 let sim: Simnet;
@@ -130,4 +130,24 @@ test("a stalled node's head age grows with real time", async () => {
   assert.equal(second.headBlock, first.headBlock, "the manual clock holds the head still");
   assert.ok(second.headAgeMs! >= first.headAgeMs! + 50, `${second.headAgeMs} vs ${first.headAgeMs}`);
   assert.equal(second.headBlock, node.head());
+});
+
+test("a head timestamp ahead of this host's clock is reported as negative head age, flagged, not 0", async () => {
+  const node = sim.node("eth");
+  const headTime = sim.networks.get("ethereum-mainnet")!.timeOfHeight(node.head());
+  // The host clock 45 s behind the chain's block time.
+  const adapter = createChainAdapter(node.family, { url: new URL(node.url), timeoutMs: 5000 });
+  const group = chainGroupSchema.parse(await collectChain(adapter, () => headTime - 45_000));
+  assert.equal(group.headAgeMs, -45_000);
+  assert.equal(group.headAgeSkewed, true);
+  const inSync = (await read("eth")).group;
+  assert.ok(inSync.headAgeMs! >= 0);
+  assert.equal(inSync.headAgeSkewed, undefined, "no flag when the head is in the past");
+});
+
+test("head age bounds: a clock days off still yields a valid sample", () => {
+  assert.deepEqual(measureHeadAge(1_000, null), { headAgeMs: null });
+  assert.deepEqual(measureHeadAge(10_000, 12_500), { headAgeMs: -2_500, headAgeSkewed: true });
+  assert.deepEqual(measureHeadAge(0, 3 * 86_400_000), { headAgeMs: -86_400_000, headAgeSkewed: true });
+  assert.deepEqual(measureHeadAge(5_000, 1_000), { headAgeMs: 4_000 });
 });

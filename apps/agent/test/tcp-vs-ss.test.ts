@@ -113,14 +113,15 @@ function toComparable(r: TcpScanResult): SsAggregate {
 }
 
 test("the scan equals ss -tan at the same moment (all states, TIME_WAIT split, per-IP, per-destination)", () => {
-  const scanner = new TcpScanner();
   const portRange = readPortRange("/proc");
   // Other processes on this machine open and close sockets too: take ss before and after the scan
   // and compare only when both ss readings agree (the table did not change around our scan).
   for (let attempt = 1; attempt <= 30; attempt++) {
-    const a = readSs(null);
+    // Fresh each time: ss has no memory of ports that listened in an earlier attempt.
+    const scanner = new TcpScanner();
+    const a = readSs(null, portRange);
     const ours = scanner.scan({ publicPorts: null, topN: 100, portRange });
-    const b = readSs(null);
+    const b = readSs(null, portRange);
     if (!isDeepEqual(a, b)) continue;
     assert.equal(scanner.malformedLines, 0);
     const expected = { ...a };

@@ -1,4 +1,4 @@
-import type { ApiFamily, ChainGroup } from "@rpcpulse/domain";
+import { WIRE_LIMITS, type ApiFamily, type ChainGroup } from "@rpcpulse/domain";
 import { EthereumAdapter } from "./ethereum.js";
 import { HiveAdapter } from "./hive.js";
 import { SidecarAdapter } from "./sidecar.js";
@@ -31,6 +31,20 @@ export function createChainAdapter(family: ApiFamily, options: AdapterOptions): 
 const clip = (s: string): string => (s.length > 500 ? `${s.slice(0, 497)}...` : s);
 
 /**
+ * collected − head timestamp, kept negative when the head is "from the future" (this host's clock is
+ * behind the chain's block time): that is clock skew to report, not an age of 0. Bounded by the wire
+ * limits so a wildly wrong clock still yields a valid sample.
+ */
+export function measureHeadAge(
+  nowMs: number,
+  headTimeMs: number | null,
+): Pick<ChainGroup, "headAgeMs" | "headAgeSkewed"> {
+  if (headTimeMs === null) return { headAgeMs: null };
+  const age = Math.min(WIRE_LIMITS.maxHeadAgeMs, Math.max(-WIRE_LIMITS.maxHeadAheadMs, nowMs - headTimeMs));
+  return age < 0 ? { headAgeMs: age, headAgeSkewed: true } : { headAgeMs: age };
+}
+
+/**
  * Read the node and shape the wire group. ok=false when the head call failed (error says why);
  * with ok=true, error carries the first failed auxiliary call, if any.
  */
@@ -45,7 +59,7 @@ export async function collectChain(adapter: ChainAdapter, nowMs: () => number): 
       headHash: r.headHash,
       headTime: r.headTimeMs === null ? null : new Date(r.headTimeMs).toISOString(),
       headTimeSource: r.headTimeSource,
-      headAgeMs: r.headTimeMs === null ? null : Math.max(0, now - r.headTimeMs),
+      ...measureHeadAge(now, r.headTimeMs),
       finalizedBlock: r.finalizedBlock,
       peers: r.peers,
       syncing: r.syncing,

@@ -15,6 +15,11 @@ import { AddrTable, COL_ESTABLISHED, COL_SOCKETS, COL_TIME_WAIT, formatAddress }
  * established hash), so the scanner first reads the LISTEN section of both files, then the rest:
  * every connection is classified against the complete set of listening ports without a second
  * pass over the data.
+ *
+ * Inbound or outbound: a socket whose local port is listening, or was listening within
+ * RECENT_LISTEN_MS (a server that exited leaves its TIME_WAIT behind for 60 s), or lies outside the
+ * ephemeral port range (no connect() picks such a port by itself) belongs to a server: inbound. The
+ * rest hold an ephemeral port: outbound.
  */
 
 /** Kernel state codes (include/net/tcp_states.h). */
@@ -29,6 +34,11 @@ export const TCP_CLOSE_WAIT = 8;
 export const TCP_LAST_ACK = 9;
 export const TCP_LISTEN = 10;
 export const TCP_CLOSING = 11;
+
+/** How long a port that stopped listening still makes its sockets inbound (TIME_WAIT lasts 60 s). */
+export const RECENT_LISTEN_MS = 180_000;
+
+const monotonicMs = (): number => Number(process.hrtime.bigint() / 1_000_000n);
 
 const STATE_KEYS: readonly (keyof TcpStateCounts)[] = [
   "established",
@@ -61,8 +71,10 @@ export interface TcpScanOptions {
   /** Ports whose remote IPs are counted; null = the listening ports. */
   publicPorts: readonly number[] | null;
   topN: number;
-  /** Ephemeral range for the outbound usage ratio; null when unknown. */
+  /** Ephemeral range for the outbound usage ratio and the in/out split; null when unknown. */
   portRange: PortRange | null;
+  /** Clock of the listening-port memory (ms, monotonic by default; tests pass their own). */
+  nowMs?: number;
 }
 
 export interface TcpScanResult {
@@ -132,6 +144,11 @@ export class TcpScanner {
   private readonly r4 = new TableReader(256 * 1024);
   private readonly r6 = new TableReader(256 * 1024);
   private readonly listen = new Uint8Array(65536);
+  /** When each port was last seen listening (nowMs of that scan); NaN = never. Kept across scans. */
+  private readonly listenSeenAt = new Float64Array(65536).fill(Number.NaN);
+  private now = 0;
+  private rangeLow = 0;
+  private rangeHigh = 65535;
   private readonly publicFlags = new Uint8Array(65536);
   private readonly states = new Uint32Array(12);
   private readonly remotes = new AddrTable(4, 4096);
@@ -163,9 +180,13 @@ export class TcpScanner {
     this.dests.clear();
     this.v4 = this.v6 = this.twIn = this.twOut = this.malformed = 0;
 
-    const has4 = this.r4.open(join(this.procRoot, "net/tcp"));
-    const has6 = this.r6.open(join(this.procRoot, "net/tcp6"));
-    if (!has4 && !has6) throw new Error(`cannot open ${this.procRoot}/net/tcp or tcp6`);
+    this.now = options.nowMs ?? monotonicMs();
+    this.rangeLow = options.portRange?.low ?? 0;
+    this.rangeHigh = options.portRange?.high ?? 65535;
+    const root = options.procRoot ?? this.procRoot;
+    const has4 = this.r4.open(join(root, "net/tcp"));
+    const has6 = this.r6.open(join(root, "net/tcp6"));
+    if (!has4 && !has6) throw new Error(`cannot open ${root}/net/tcp or tcp6`);
     try {
       this.consume(this.r4, true);
       this.consume(this.r6, true);
@@ -235,6 +256,7 @@ export class TcpScanner {
       if (alen === 8) this.v4++;
       else this.v6++;
       this.listen[this.lport] = 1;
+      this.listenSeenAt[this.lport] = this.now;
       return true;
     }
     if (listenersOnly) return false;
@@ -247,7 +269,7 @@ export class TcpScanner {
     this.states[st]!++;
     if (alen === 8) this.v4++;
     else this.v6++;
-    const inbound = this.listen[this.lport] === 1;
+    const inbound = this.isServerPort(this.lport);
     if (st === TCP_TIME_WAIT) {
       if (inbound) this.twIn++;
       else this.twOut++;
@@ -269,6 +291,13 @@ export class TcpScanner {
       else if (st === TCP_TIME_WAIT) this.dests.add(s, COL_TIME_WAIT);
     }
     return true;
+  }
+
+  /** Listening now or within RECENT_LISTEN_MS, or outside the ephemeral range: the socket is a server's. */
+  private isServerPort(port: number): boolean {
+    if (this.listen[port] === 1) return true;
+    if (port < this.rangeLow || port > this.rangeHigh) return true;
+    return this.now - this.listenSeenAt[port]! <= RECENT_LISTEN_MS; // NaN (never seen) compares false
   }
 
   private hex16(buf: Buffer, i: number): number {

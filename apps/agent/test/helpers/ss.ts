@@ -13,7 +13,7 @@ export interface SsAggregate {
   timeWaitOutbound: number;
   /** ip → [connections (non-TIME_WAIT), established, timeWait] on the public ports. */
   remotes: Map<string, [number, number, number]>;
-  /** "ip|port" → [sockets, established, timeWait] for sockets whose local port is not listening. */
+  /** "ip|port" → [sockets, established, timeWait] for sockets on an ephemeral port that is not listening. */
   dests: Map<string, [number, number, number]>;
 }
 
@@ -52,7 +52,15 @@ export function splitEndpoint(text: string): { ip: string; port: number } {
   return { ip: host, port: Number.isFinite(port) ? port : 0 };
 }
 
-export function readSs(publicPorts: readonly number[] | null): SsAggregate {
+/**
+ * `portRange`: the ephemeral range; a local port outside it is a server's (inbound) even when nothing
+ * listens on it any more. ss keeps no memory of ports that listened before, so compare with a fresh
+ * scanner.
+ */
+export function readSs(
+  publicPorts: readonly number[] | null,
+  portRange: { low: number; high: number } | null = null,
+): SsAggregate {
   const text = execFileSync("ss", ["-Htan"], { encoding: "utf8", maxBuffer: 256 * 1024 * 1024 });
   const rows = text
     .split("\n")
@@ -79,7 +87,8 @@ export function readSs(publicPorts: readonly number[] | null): SsAggregate {
     if (name === "listen") continue;
     const local = splitEndpoint(r[3]!);
     const peer = splitEndpoint(r[4]!);
-    const inbound = listening.has(local.port);
+    const outsideRange = portRange !== null && (local.port < portRange.low || local.port > portRange.high);
+    const inbound = listening.has(local.port) || outsideRange;
     if (name === "timeWait") {
       if (inbound) agg.timeWaitInbound++;
       else agg.timeWaitOutbound++;

@@ -22,6 +22,9 @@ export const WIRE_LIMITS = {
   maxSamplesPerBatch: 360,
   maxPathLength: 4096,
   maxMessageLength: 512,
+  /** chain.headAgeMs bounds: a head timestamp at most a day ahead of the agent's clock, at most a century old. */
+  maxHeadAheadMs: 86_400_000,
+  maxHeadAgeMs: 3_155_760_000_000,
 } as const;
 
 const count = z.number().int().nonnegative();
@@ -53,7 +56,10 @@ export const tcpGroupSchema = z.object({
   total: count,
   ipv4: count,
   ipv6: count,
-  /** TIME_WAIT whose local port is one of the listening ports (the peer closed first: harmless). */
+  /**
+   * TIME_WAIT on a server's port: listening now, or within the agent's last few minutes (a server that
+   * exited), or outside the ephemeral range. Harmless: it holds no port a connect() needs.
+   */
   timeWaitInbound: count,
   /** All other TIME_WAIT (this host closed first: uses an ephemeral port for 60 s). */
   timeWaitOutbound: count,
@@ -215,8 +221,14 @@ export const chainGroupSchema = z.object({
   headTime: timestamp.nullable(),
   /** Where headTime comes from: the block itself, chain storage (Timestamp.Now), or the agent's first sight of that head. */
   headTimeSource: z.enum(["block", "storage", "first-seen"]).nullable(),
-  /** collectedAt − headTime in ms (may be slightly negative clock skew, clamped at 0). */
-  headAgeMs: z.number().nonnegative().nullable(),
+  /**
+   * collectedAt − headTime in ms. Negative when the head's timestamp is ahead of the agent's clock
+   * (this host's clock is behind the chain's), then `headAgeSkewed` is true. Agents before that
+   * clamped it at 0. Clamped by the agent to [−maxHeadAheadMs, maxHeadAgeMs].
+   */
+  headAgeMs: z.number().min(-WIRE_LIMITS.maxHeadAheadMs).max(WIRE_LIMITS.maxHeadAgeMs).nullable(),
+  /** true when headAgeMs is negative (the host clock is behind the block timestamps); absent on older agents. */
+  headAgeSkewed: z.boolean().optional(),
   finalizedBlock: count.nullable(),
   peers: count.nullable(),
   syncing: z.boolean().nullable(),
