@@ -10,6 +10,7 @@ import { SIDECAR_RULES } from "./rules/sidecar.js";
 import { SOCKET_RULES } from "./rules/sockets.js";
 import { STALL_RULES } from "./rules/stalled-head.js";
 import { TIME_WAIT_RULES } from "./rules/time-wait.js";
+import { CLOCK_RULES } from "./rules/clock-skew.js";
 import type { AdvisorInput, RuleDescriptor, SuggestionDraft } from "./types.js";
 
 /** Every rule, in the order of the docs table. */
@@ -25,6 +26,7 @@ const ALL_RULES: readonly Rule[] = [
   ...HIVE_RULES,
   ...CLIENT_RULES,
   ...SIDECAR_RULES,
+  ...CLOCK_RULES,
 ];
 
 export const RULES: readonly RuleDescriptor[] = ALL_RULES.map((r) => r.descriptor);

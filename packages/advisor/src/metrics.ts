@@ -11,6 +11,16 @@ const ratio = (a: number | null | undefined, b: number | null | undefined): numb
   a === null || a === undefined || b === null || b === undefined || b <= 0 ? null : a / b;
 
 /**
+ * How far off the host clock is, as well as a sample tells: the ingest's measured agent clock offset
+ * (|clockSkewMs|) and, when the head block's timestamp is ahead of the host clock, that lead (−headAgeMs).
+ */
+export function clockOffsetOf(s: AdvisorSample): number | null {
+  const ingest = typeof s.clockSkewMs === "number" ? Math.abs(s.clockSkewMs) : null;
+  const ahead = typeof s.headAgeMs === "number" ? Math.max(0, -s.headAgeMs) : null;
+  return ingest === null && ahead === null ? null : Math.max(ingest ?? 0, ahead ?? 0);
+}
+
+/**
  * How each TargetMetric is computed from one node_samples row. The app uses the same definitions
  * (through metricSeries) for the before/after comparison, so a suggestion is verified on exactly
  * the series its evidence came from.
@@ -54,6 +64,7 @@ export const METRIC_DEFINITIONS: Record<
     of: (s) => ratio(s.memAvailable, s.memTotal),
   },
   shm_free_ratio: { label: "/dev/shm free share", unit: "ratio", of: () => null },
+  clock_skew_ms: { label: "Host clock offset", unit: "ms", of: (s) => clockOffsetOf(s) },
 };
 
 /** Busiest remote IP per sample time (node_remote_ips). */

@@ -148,6 +148,18 @@ export const SRC = {
     title: "substrate-api-sidecar README (deprecated in favour of polkadot-rest-api)",
     url: "https://github.com/paritytech/substrate-api-sidecar",
   },
+  timedatectl: {
+    title: "timedatectl(1): status, timesync-status (System clock synchronized, NTP service)",
+    url: "https://www.freedesktop.org/software/systemd/man/latest/timedatectl.html",
+  },
+  timesyncd: {
+    title: "systemd-timesyncd.service(8): SNTP client of systemd",
+    url: "https://www.freedesktop.org/software/systemd/man/latest/systemd-timesyncd.service.html",
+  },
+  chrony: {
+    title: "chrony documentation (chronyc tracking, sources)",
+    url: "https://chrony-project.org/documentation.html",
+  },
 } as const satisfies Record<string, SourceRef>;
 
 export type SourceKey = keyof typeof SRC;

@@ -30,6 +30,7 @@ export const DEFAULT_THRESHOLDS: Thresholds = {
   sidecarP95Ms: 1000,
   rpcConnCapRatio: 0.9,
   minSamples: 3,
+  clockSkewMs: 2_000, // the host clock may be this far off before the clock-skew rule speaks
 };
 
 export function resolveThresholds(overrides: Partial<Thresholds> | undefined): Thresholds {

@@ -49,7 +49,8 @@ export type TargetMetric =
   | "rpc_connections" // sum of listed remote-IP connections per sample (node_remote_ips)
   | "peers"
   | "mem_available_ratio" // memAvailable / memTotal
-  | "shm_free_ratio"; // shmFree / shmTotal
+  | "shm_free_ratio" // shmFree / shmTotal
+  | "clock_skew_ms"; // |host clock offset|: max(|clockSkewMs|, −headAgeMs when the head is "from the future")
 
 /** One row of node_samples as the advisor needs it (camelCase columns; null/undefined = not collected). */
 export interface AdvisorSample {
@@ -219,6 +220,8 @@ export interface Thresholds {
   rpcConnCapRatio: number;
   /** Minimum samples in the window for a rule to speak. */
   minSamples: number;
+  /** Host clock offset (ms) tolerated before the clock-skew rule speaks: negative head age or ingest-measured skew. */
+  clockSkewMs: number;
 }
 
 export interface Evidence {

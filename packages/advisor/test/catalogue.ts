@@ -1,6 +1,7 @@
 import type { AdvisorInput } from "../src/index.js";
 import { GIB, build, defaultIps, faulty } from "./fixtures.js";
 import { finalityStalled } from "./finality-fixtures.js";
+import { clockBehind, clockOffByIngest } from "./clock-fixtures.js";
 
 /** Varied faulty inputs, each expected to raise `ruleId` (and used to harvest every snippet). */
 export interface Case {
@@ -234,5 +235,12 @@ export const CASES: Case[] = [
       node: { publicPorts: [8545] },
       remoteIps: (i) => [...defaultIps(i), { ip: "::1", connections: 200 }],
     }),
+  },
+  { name: "geth, blocks 12 s in the host's future", ruleId: "clock-skew", input: clockBehind(geth, 12_000) },
+  { name: "hived, agent clock 95 s ahead", ruleId: "clock-skew", input: clockOffByIngest(hived, 95_000) },
+  {
+    name: "polkadot, 30 s behind on both signals",
+    ruleId: "clock-skew",
+    input: clockOffByIngest(substrate, -30_000, { headAgeMs: -29_000 }),
   },
 ];

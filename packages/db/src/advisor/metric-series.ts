@@ -33,6 +33,7 @@ export const ADVISOR_SERIES_METRICS = [
   "peers",
   "mem_available_ratio",
   "shm_free_ratio",
+  "clock_skew_ms",
 ] as const;
 export type AdvisorSeriesMetric = (typeof ADVISOR_SERIES_METRICS)[number];
 
@@ -73,6 +74,11 @@ const EXPRESSIONS: Record<AdvisorSeriesMetric, { raw: string; rollup: string | n
   },
   // Free bytes of /dev/shm: its total is constant, so the comparison's verdict is the ratio's.
   shm_free_ratio: { raw: "shm_free", rollup: "shm_free_min" },
+  // The advisor's clockOffsetOf: |ingest-measured skew|, or how far a head timestamp is ahead of the host clock.
+  clock_skew_ms: {
+    raw: "CASE WHEN clock_skew_ms IS NOT NULL OR head_age_ms IS NOT NULL THEN greatest(abs(clock_skew_ms), -least(head_age_ms, 0)) END",
+    rollup: "greatest(clock_skew_ms_max, -least(head_age_ms_max, 0))",
+  },
 };
 
 function rawSql(metric: AdvisorSeriesMetric): string {

@@ -40,6 +40,7 @@ const METRIC_LABEL: Record<string, { label: string; unit: string; ratio?: boolea
   peers: { label: "Peers", unit: "peers" },
   mem_available_ratio: { label: "Memory available", unit: "%", ratio: true },
   shm_free_ratio: { label: "/dev/shm free", unit: "bytes" },
+  clock_skew_ms: { label: "Host clock offset", unit: "ms" },
 };
 
 export function metricInfo(metric: string): { label: string; unit: string; ratio: boolean } {
