@@ -112,8 +112,8 @@ describe("ingest pipeline end to end (real worker process, Redis, PostgreSQL)", 
   const waitForSamples = (nodeId: string, n: number, timeoutMs = 30_000) =>
     waitFor(`${n} samples of ${nodeId}`, async () => ((await samplesOf(nodeId)) === n ? true : undefined), timeoutMs);
 
-  const newNode = async (): Promise<SeededNode & { token: string; tokenId: string }> => {
-    const node = await seedNode(db);
+  const newNode = async (organizationId?: string): Promise<SeededNode & { token: string; tokenId: string }> => {
+    const node = await seedNode(db, organizationId);
     return { ...node, ...(await issueToken(db, node)) };
   };
 
@@ -172,8 +172,10 @@ describe("ingest pipeline end to end (real worker process, Redis, PostgreSQL)", 
   });
 
   it("lands every sample once, marks the node connected, stores remote IPs and lag against the network head", async () => {
+    // Two nodes of one organization: the follower's lag is measured against its own leader (another
+    // organization's node would not count, and without a consensus head a lone node's lag is unknown).
     const leader = await newNode();
-    const follower = await newNode();
+    const follower = await newNode(leader.organizationId);
     assert.equal(leader.networkId, follower.networkId);
     const start = new Date(Date.now() - 120_000);
     const base: BatchOptions = { samples: 6, remoteIps: 2, start };

@@ -293,7 +293,6 @@ describe("lag truth on two real Ethereum nodes (Hardhat 2)", { timeout: 240_000 
             networkId: info.network_id,
             nodeId: info.id,
             times: normalised.samples.time,
-            clockSkewMs: 0,
             heads: normalised.samples.headBlock,
             headTimes: normalised.samples.headTime,
           };

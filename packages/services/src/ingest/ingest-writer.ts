@@ -82,7 +82,6 @@ function headBatchOf(job: IngestWriteJob): NodeHeadBatch {
     networkId: job.networkId,
     nodeId: job.nodeId,
     times: job.samples.time,
-    clockSkewMs: job.clockSkewMs,
     heads: job.samples.headBlock,
     headTimes: job.samples.headTime,
   };

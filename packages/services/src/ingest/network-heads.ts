@@ -24,9 +24,12 @@ export interface NodeHeadBatch {
   organizationId: string;
   networkId: string;
   nodeId: string;
-  /** Sample times (agent clock) and the agent's clock skew (agent − server), to put them on the server clock. */
+  /**
+   * Sample times as stored (the agent's clock). They are not shifted by the batch's measured skew: the
+   * stored times, the nodes' heads reloaded from the database and these must share one clock, and a
+   * skew measured on a replayed batch is the age of its send stamp, not the clock's error.
+   */
   times: readonly number[];
-  clockSkewMs: number;
   heads: readonly (number | null)[];
   headTimes: readonly (number | null)[];
 }
@@ -174,8 +177,6 @@ export function createNetworkHeadTracker(
     insertSorted(list, { at, anchor }, MAX_NODE_OBSERVATIONS);
   };
 
-  const serverTimes = (batch: NodeHeadBatch) => batch.times.map((t) => t - batch.clockSkewMs);
-
   /** max(consensus projected to t, the organization's other nodes read near t projected to t); null without any. */
   const referenceAt = (networkId: string, key: string, nodeId: string, t: number, interval: number) => {
     let reference: number | null = null;
@@ -217,7 +218,7 @@ export function createNetworkHeadTracker(
       const interval = intervalOf(batch.networkId);
       if (interval === undefined) return;
       const key = `${batch.organizationId}/${batch.networkId}`;
-      serverTimes(batch).forEach((t, i) => {
+      batch.times.forEach((t, i) => {
         const head = batch.heads[i];
         if (head === null || head === undefined) return;
         addNodeObservation(key, batch.nodeId, interval, t, head, batch.headTimes[i] ?? null);
@@ -231,7 +232,7 @@ export function createNetworkHeadTracker(
       if (!byNode) measured.set(key, (byNode = new Map()));
       let list = byNode.get(batch.nodeId);
       if (!list) byNode.set(batch.nodeId, (list = []));
-      const times = serverTimes(batch);
+      const times = batch.times;
       return times.map((t, i) => {
         const own = batch.heads[i] ?? null;
         if (own === null) return null;
@@ -248,7 +249,7 @@ export function createNetworkHeadTracker(
         const interval = intervalOf(batch.networkId);
         const key = `${batch.organizationId}/${batch.networkId}`;
         const byNode = measured.get(key);
-        const times = serverTimes(batch);
+        const times = batch.times;
         if (interval === undefined || !byNode || times.length === 0) continue;
         const from = Math.min(...times) - maxNodeDistance;
         const to = Math.max(...times) + maxNodeDistance;
