@@ -124,7 +124,9 @@ export async function doctorCommand(args: string[], out: NodeJS.WritableStream):
   } else if (!config.process) {
     how = "no family configured";
   }
-  checks.push(...checkNodeProcess({ node, how, service, instance, uidOf }));
+  // A template unit read without --name: the fix names the instance generically.
+  const unitInstance = instance ?? (service.unitPath?.includes("@.service") ? "<node>" : undefined);
+  checks.push(...checkNodeProcess({ node, how, service, instance: unitInstance, uidOf }));
   checks.push(...checkDataDirs(dataDirs, service), ...checkKernelFiles());
   const { check: tokenCheck, token } = checkToken(config);
   checks.push(tokenCheck, checkStateDir(config.stateDir));
