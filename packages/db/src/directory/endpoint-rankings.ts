@@ -12,7 +12,7 @@ export const EndpointRankingRow = z.object({
   endpointId: z.string().uuid(),
   rank: z.number().int().positive(),
   score: z.number().min(0).max(100),
-  status: z.enum(["healthy", "degraded", "probation", "dead"]),
+  status: z.enum(["healthy", "degraded", "lagging", "stale", "probation", "dead"]),
   samples: z.number().int().nonnegative(),
   okSamples: z.number().int().nonnegative(),
   p50Ms: z.number().nullable(),

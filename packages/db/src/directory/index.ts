@@ -6,3 +6,4 @@ export * from "./probe-window-stats.js";
 export * from "./vantage-endpoints.js";
 export * from "./endpoint-claims.js";
 export * from "./network-observations.js";
+export * from "./endpoint-freshness.js";

@@ -65,6 +65,14 @@ export interface EndpointVantageProbe {
   time: Date;
   ok: boolean;
   totalMs: number | null;
+  /** Freshness inputs (absent: not known): what the probe read, who probed, the decision nearest it. */
+  vantageKind?: "server" | "agent";
+  ttfbMs?: number | null;
+  headBlock?: number | null;
+  headTime?: Date | null;
+  blockIntervalMs?: number;
+  /** Stored consensus decision nearest the probe (within 3 minutes): project it to the probe's time. */
+  decision?: { headBlock: number; anchorTime: Date } | null;
 }
 
 const ProbeRow = z
@@ -74,6 +82,13 @@ const ProbeRow = z
     time: dbDate,
     ok: z.boolean(),
     total_ms: dbNumberOrNull,
+    vantage_kind: z.enum(["server", "agent"]),
+    ttfb_ms: dbNumberOrNull,
+    head_block: dbNumberOrNull,
+    head_time: dbDateOrNull,
+    block_interval_ms: dbNumber,
+    decision_head: dbNumberOrNull,
+    decision_anchor: dbDateOrNull,
   })
   .transform((r): EndpointVantageProbe => ({
     endpointId: r.endpoint_id,
@@ -81,9 +96,18 @@ const ProbeRow = z
     time: r.time,
     ok: r.ok,
     totalMs: r.total_ms,
+    vantageKind: r.vantage_kind,
+    ttfbMs: r.ttfb_ms,
+    headBlock: r.head_block,
+    headTime: r.head_time,
+    blockIntervalMs: r.block_interval_ms,
+    decision:
+      r.decision_head !== null && r.decision_anchor !== null
+        ? { headBlock: r.decision_head, anchorTime: r.decision_anchor }
+        : null,
   }));
 
-/** Newest probe per (endpoint, vantage point) since `since`. */
+/** Newest probe per (endpoint, vantage point) since `since`, with the consensus decision nearest it. */
 export async function queryLatestEndpointProbes(
   sql: SqlClient,
   params: { endpointIds: readonly string[]; since: Date },
@@ -91,11 +115,23 @@ export async function queryLatestEndpointProbes(
   const ids = Ids.parse([...params.endpointIds]);
   if (ids.length === 0) return [];
   const { rows } = await sql.query(
-    `SELECT DISTINCT ON (endpoint_id, vantage_point_id)
-            endpoint_id::text AS endpoint_id, vantage_point_id::text AS vantage_point_id, time, ok, total_ms
-     FROM probe_results
-     WHERE endpoint_id = ANY($1::uuid[]) AND time >= $2
-     ORDER BY endpoint_id, vantage_point_id, time DESC`,
+    `WITH latest AS (
+       SELECT DISTINCT ON (endpoint_id, vantage_point_id)
+              endpoint_id, vantage_point_id, time, ok, total_ms, ttfb_ms, head_block, head_time
+       FROM probe_results
+       WHERE endpoint_id = ANY($1::uuid[]) AND time >= $2
+       ORDER BY endpoint_id, vantage_point_id, time DESC)
+     SELECT l.endpoint_id::text AS endpoint_id, l.vantage_point_id::text AS vantage_point_id, l.time, l.ok,
+            l.total_ms, v.kind::text AS vantage_kind, l.ttfb_ms, l.head_block, l.head_time, n.block_interval_ms,
+            d.head_block AS decision_head, d.anchor_time AS decision_anchor
+     FROM latest l
+     JOIN vantage_points v ON v.id = l.vantage_point_id
+     JOIN public_endpoints e ON e.id = l.endpoint_id
+     JOIN networks n ON n.id = e.network_id
+     LEFT JOIN LATERAL (
+       SELECT h.head_block, h.anchor_time FROM network_heads h
+       WHERE h.network_id = e.network_id AND h.time BETWEEN l.time - interval '3 minutes' AND l.time + interval '3 minutes'
+       ORDER BY abs(extract(epoch FROM h.time - l.time)), h.time LIMIT 1) d ON true`,
     [ids, params.since],
   );
   return rows.map((r) => ProbeRow.parse(r));

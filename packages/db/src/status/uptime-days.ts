@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LAGGING_MINUTES_CTE } from "../directory/endpoint-freshness.js";
 import type { SqlClient } from "../sql-client.js";
 import { dbDate, dbNumber } from "../timeseries/row-values.js";
 
@@ -11,7 +12,10 @@ import { dbDate, dbNumber } from "../timeseries/row-values.js";
  * reported but lagged or synced. A minute without samples is down (agent silent); the caller
  * counts expected minutes from the node's creation time.
  * Endpoint minute: probed minutes only; up when at least half of the probes across vantage
- * points succeeded (quorum), degraded when some but fewer than half succeeded.
+ * points succeeded (quorum: the endpoint served), degraded when some but fewer than half succeeded, or
+ * when it served but lagged (LAGGING_MINUTES_CTE: at least half of its server probes of the minute were
+ * past the chain's lag or head-age limits, as the ranking job measured them). As for nodes, a lagging
+ * minute is served (counts in uptime) and degraded.
  */
 
 export const UptimeDayQuery = z.object({
@@ -64,18 +68,21 @@ export async function queryNodeUptimeDays(sql: SqlClient, params: UptimeDayQuery
 }
 
 const ENDPOINT_DAYS_SQL = `
-WITH minutes AS (
+WITH ${LAGGING_MINUTES_CTE},
+minutes AS (
   SELECT endpoint_id, bucket, sum(probes) AS probes, sum(coalesce(ok_count, 0)) AS ok
   FROM probe_results_1m
   WHERE endpoint_id = ANY($1::uuid[]) AND bucket >= $2 AND bucket < $3
   GROUP BY endpoint_id, bucket
 )
-SELECT endpoint_id::text AS ref_id,
-       (date_trunc('day', bucket AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS day,
-       count(*) FILTER (WHERE probes > 0) AS measured,
-       count(*) FILTER (WHERE probes > 0 AND ok * 2 >= probes) AS up,
-       count(*) FILTER (WHERE ok > 0 AND ok * 2 < probes) AS degraded
-FROM minutes
+SELECT m.endpoint_id::text AS ref_id,
+       (date_trunc('day', m.bucket AT TIME ZONE 'UTC') AT TIME ZONE 'UTC') AS day,
+       count(*) FILTER (WHERE m.probes > 0) AS measured,
+       count(*) FILTER (WHERE m.probes > 0 AND m.ok * 2 >= m.probes) AS up,
+       count(*) FILTER (WHERE (m.ok > 0 AND m.ok * 2 < m.probes)
+                          OR (m.probes > 0 AND m.ok * 2 >= m.probes AND lm.bucket IS NOT NULL)) AS degraded
+FROM minutes m
+LEFT JOIN lagging_minutes lm ON lm.endpoint_id = m.endpoint_id AND lm.bucket = m.bucket
 GROUP BY 1, 2`;
 
 /** Per endpoint and UTC day in [from, to): probed minutes, quorum-up minutes, degraded minutes. */

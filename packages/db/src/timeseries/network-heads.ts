@@ -133,7 +133,10 @@ export interface EndpointHeadInput {
 export async function listEndpointHeadInputs(sql: SqlClient, params: { since: Date }): Promise<EndpointHeadInput[]> {
   const { rows } = await sql.query(
     `SELECT DISTINCT ON (p.endpoint_id) e.network_id, p.endpoint_id, e.claimed_by_organization_id,
-            p.head_block, p.head_time, p.time
+            p.head_block, p.head_time,
+            -- When the head was read: the answer (start + time to first byte). A block produced while
+            -- the request was in flight is then never dated before its own production.
+            p.time + make_interval(secs => coalesce(p.ttfb_ms, 0) / 1000.0) AS time
      FROM probe_results p
      JOIN public_endpoints e ON e.id = p.endpoint_id AND e.status = 'active'
      JOIN vantage_points v ON v.id = p.vantage_point_id AND v.kind = 'server'

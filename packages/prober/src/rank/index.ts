@@ -20,3 +20,30 @@ export {
 } from "./score.js";
 export { rankEndpoints, type RankedEndpoint, type RankOptions } from "./rank.js";
 export { quantile, wilsonLowerBound } from "./stats.js";
+export {
+  classifyFreshness,
+  freshnessLimits,
+  summarizeFreshness,
+  type FreshnessInput,
+  type FreshnessLimits,
+  type FreshnessState,
+  type ProbeFreshness,
+} from "./freshness.js";
+export {
+  measureProbeLags,
+  probeAnswerTime,
+  type LagProbe,
+  type ProbeLag,
+  type ProbeLagOptions,
+  type StoredDecision,
+} from "./probe-lag.js";
+export {
+  agentSampleCap,
+  buildVantageViews,
+  type VantageFlag,
+  type VantageFlagReason,
+  type VantageNotes,
+  type VantageRules,
+  type VantageSample,
+  type VantageView,
+} from "./vantage-views.js";

@@ -11,7 +11,7 @@ export interface RankedEndpoint {
   rank: number;
   score: number;
   status: EndpointStatus;
-  /** 0 established (healthy/degraded), 1 probation, 2 dead. */
+  /** 0 established (healthy/degraded/lagging/stale: ordered by score), 1 probation, 2 dead. */
   tier: 0 | 1 | 2;
   dead: boolean;
   probation: boolean;
@@ -19,7 +19,14 @@ export interface RankedEndpoint {
   moved: number | null;
 }
 
-const TIER: Record<EndpointStatus, 0 | 1 | 2> = { healthy: 0, degraded: 0, probation: 1, dead: 2 };
+const TIER: Record<EndpointStatus, 0 | 1 | 2> = {
+  healthy: 0,
+  degraded: 0,
+  lagging: 0,
+  stale: 0,
+  probation: 1,
+  dead: 2,
+};
 
 /**
  * Orders endpoints: established ones first, then probation, then dead ones (kept and marked, never

@@ -1,4 +1,5 @@
 import type { CapabilityReport, ProbeResult } from "../probe/types.js";
+import { freshnessLimits, summarizeFreshness, type FreshnessLimits, type FreshnessState } from "./freshness.js";
 import { SCORING, type ScoreWindow } from "./methodology.js";
 import { mean, quantile, wilsonLowerBound } from "./stats.js";
 
@@ -15,6 +16,10 @@ export interface ScoreSample {
   ttfbMs: number | null;
   /** Blocks behind the network head at that probe; null when unknown. */
   lagBlocks: number | null;
+  /** Head block the probe read (staleness: a head that does not advance). */
+  headBlock?: number | null;
+  /** Head age at the probe (probe time − head block time), when the family reports head times. */
+  headAgeMs?: number | null;
   /** Probe region (vantage point). */
   region?: string;
 }
@@ -30,6 +35,9 @@ export function sampleFromProbe(result: ProbeResult, lagBlocks: number | null, r
     rateLimited: result.rateLimited,
     ttfbMs: result.ok ? (result.phases?.ttfbMs ?? null) : null,
     lagBlocks: result.ok ? lagBlocks : null,
+    headBlock: result.ok ? result.headBlock : null,
+    headAgeMs:
+      result.ok && result.headTime !== null ? result.startedAt + (result.phases?.ttfbMs ?? 0) - result.headTime : null,
   };
   if (region !== undefined) sample.region = region;
   return sample;
@@ -44,9 +52,12 @@ export interface EndpointWindow {
   blockIntervalMs: number;
   /** Score latency as seen from this region (falls back to all regions when it has no samples). */
   region?: string;
+  /** Lag and head-age limits (default: freshnessLimits of blockIntervalMs, as for nodes). */
+  freshness?: FreshnessLimits;
 }
 
-export type EndpointStatus = "healthy" | "degraded" | "probation" | "dead";
+/** Worst last among the listed: stale and lagging answer, but with old data. */
+export type EndpointStatus = "healthy" | "degraded" | "lagging" | "stale" | "probation" | "dead";
 
 export interface LatencyStats {
   p50: number | null;
@@ -62,6 +73,8 @@ export interface EndpointScore {
   availability: { point: number; lower: number };
   latency: LatencyStats & { byRegion: Record<string, LatencyStats> };
   lag: { meanBlocks: number | null; p95Blocks: number | null; meanSeconds: number | null };
+  /** Freshness of the answers: state, and shares of successful probes that lagged / were stale. */
+  freshness: { state: FreshnessState; laggingShare: number | null; staleShare: number | null };
   errorRate: number;
   rateLimitedRate: number;
   capabilityScore: number | null;
@@ -98,8 +111,14 @@ function capabilityScore(report: CapabilityReport | null | undefined): number | 
   return weight === 0 ? null : sum / weight;
 }
 
-/** Status from the probe sequence (oldest first). */
-function statusOf(samples: readonly ScoreSample[]): { status: EndpointStatus; consecutiveFailures: number } {
+/**
+ * Status from the probe sequence (oldest first): dead, probation, then freshness (stale, lagging: an
+ * endpoint serving old data is never healthy), then availability (degraded), else healthy.
+ */
+function statusOf(
+  samples: readonly ScoreSample[],
+  freshness: FreshnessState,
+): { status: EndpointStatus; consecutiveFailures: number } {
   const s = SCORING.status;
   let consecutiveFailures = 0;
   for (let i = samples.length - 1; i >= 0 && !samples[i]?.ok; i--) consecutiveFailures++;
@@ -112,6 +131,7 @@ function statusOf(samples: readonly ScoreSample[]): { status: EndpointStatus; co
   let failRun = 0;
   for (; i >= 0 && !samples[i]?.ok; i--) failRun++;
   if (failRun >= s.deadAfterFailures && streak < s.recoveryStreak) return { status: "probation", consecutiveFailures };
+  if (freshness !== "fresh") return { status: freshness, consecutiveFailures };
   const okShare = samples.filter((x) => x.ok).length / samples.length;
   if (okShare < s.degradedBelow || consecutiveFailures > 0) return { status: "degraded", consecutiveFailures };
   return { status: "healthy", consecutiveFailures };
@@ -175,7 +195,13 @@ export function scoreEndpoint(input: EndpointWindow): EndpointScore {
   }
   // Without a single successful probe nothing but availability counts: the score is that (0).
   const score = okSamples.length === 0 ? 100 * (components.availability ?? 0) : weight ? (100 * sum) / weight : 0;
-  const { status, consecutiveFailures } = statusOf(samples);
+  const fresh = summarizeFreshness(
+    samples,
+    input.freshness ?? freshnessLimits(input.blockIntervalMs),
+    input.blockIntervalMs,
+    SCORING.freshness.laggingShareAbove,
+  );
+  const { status, consecutiveFailures } = statusOf(samples, fresh.state);
   return {
     endpointId: input.endpointId,
     window: input.window,
@@ -184,6 +210,7 @@ export function scoreEndpoint(input: EndpointWindow): EndpointScore {
     availability,
     latency: { ...lat, byRegion },
     lag,
+    freshness: { state: fresh.state, laggingShare: fresh.laggingShare, staleShare: fresh.staleShare },
     errorRate,
     rateLimitedRate,
     capabilityScore: caps,

@@ -7,7 +7,7 @@ import {
   type SqlClient,
 } from "@rpcpulse/db";
 import { z } from "zod";
-import { isOperatorVerified } from "./present.js";
+import { healthOf, isOperatorVerified, vantageOf } from "./present.js";
 import type { EndpointDetailResponse } from "./schemas.js";
 
 export const GetEndpointDetailInput = z.object({ endpointId: z.string().uuid() }).strict();
@@ -60,7 +60,7 @@ export async function getEndpointDetail(
       region: r.region,
       rank: r.rank,
       score: r.score,
-      health: r.scoreStatus,
+      health: healthOf(r.scoreStatus),
       samples: r.samples,
       okSamples: r.okSamples,
       availability: r.availability,
@@ -69,6 +69,7 @@ export async function getEndpointDetail(
       lagBlocks: r.lagBlocks,
       headRegressions: r.headRegressions,
       components: r.components,
+      vantage: vantageOf(r.components),
       updatedAt: r.updatedAt.toISOString(),
     })),
   };

@@ -1,5 +1,5 @@
 import type { RankedListRow } from "@rpcpulse/db";
-import type { RankedEndpoint } from "./schemas.js";
+import { EndpointHealth, VantageWeighing, type RankedEndpoint } from "./schemas.js";
 
 /**
  * "Operator verified": the organization holding the endpoint proved control of it (its claim was
@@ -14,6 +14,22 @@ function num(value: unknown): number | null {
 }
 
 type Caps = NonNullable<RankedListRow["capabilities"]>;
+
+function shares(value: unknown): RankedEndpoint["uptime"] {
+  const u = (value ?? {}) as Record<string, unknown>;
+  return { h24: num(u.h24), d7: num(u.d7), d30: num(u.d30) };
+}
+
+/** Scoring status of a stored snapshot row (an unknown value reads "degraded", never "healthy"). */
+export function healthOf(scoreStatus: string): RankedEndpoint["health"] {
+  return EndpointHealth.catch("degraded").parse(scoreStatus);
+}
+
+/** How vantage points were weighed, as stored with a snapshot row (components.vantage); null if absent. */
+export function vantageOf(components: Record<string, unknown>): VantageWeighing | null {
+  const parsed = VantageWeighing.safeParse(components.vantage);
+  return parsed.success ? parsed.data : null;
+}
 
 /** Capability flags as the list shows them: true only when the last check saw it work. */
 export function capabilityFlags(caps: Caps | null): RankedEndpoint["capabilities"] {
@@ -44,7 +60,6 @@ export function featuresOf(caps: Caps | null): string[] {
 
 export function presentRankedRow(row: RankedListRow): RankedEndpoint {
   const c = row.components;
-  const uptime = (c.uptime ?? {}) as Record<string, unknown>;
   const components: Record<string, number | null> = {};
   for (const key of ["availability", "lag", "latency", "errors", "capabilities"]) components[key] = num(c[key]);
   const updatedAt = row.updatedAt.toISOString();
@@ -57,14 +72,15 @@ export function presentRankedRow(row: RankedListRow): RankedEndpoint {
     provider: row.provider,
     family: row.family,
     status: row.listingStatus,
-    health: row.scoreStatus as RankedEndpoint["health"],
+    health: healthOf(row.scoreStatus),
     rank: row.rank,
     score: Math.round(row.score * 100) / 100,
     components,
     latency: { p50Ms: row.p50Ms, p95Ms: row.p95Ms },
     lagBlocks: row.lagBlocks,
     headRegressions: row.headRegressions,
-    uptime: { h24: num(uptime.h24), d7: num(uptime.d7), d30: num(uptime.d30) },
+    uptime: shares(c.uptime),
+    uptimeLagging: shares(c.uptimeLagging),
     samples: row.samples,
     capabilities: capabilityFlags(caps),
     capabilitiesCheckedAt: caps ? caps.checkedAt.toISOString() : null,

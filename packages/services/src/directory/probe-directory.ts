@@ -21,6 +21,7 @@ import {
   type RetryPolicy,
   type SafeHttpClient,
 } from "@rpcpulse/prober";
+import { shuffleTargets } from "./shuffle-targets.js";
 
 export interface VantageSettings {
   /** Unique name of this probe location, e.g. "server:eu-central". */
@@ -88,8 +89,9 @@ export function toProbeRow(endpointId: string, vantagePointId: string, r: ProbeR
 }
 
 /**
- * One probe round from this vantage point: every listed endpoint (or the given ones) once, at most
- * `concurrency` at a time, starts spread over `spreadMs`; results stored with insertProbeResults.
+ * One probe round from this vantage point: every listed endpoint (or the given ones) once, in a random
+ * order, at most `concurrency` at a time, starts spread over `spreadMs`; results stored with
+ * insertProbeResults.
  */
 export async function probeDirectoryRound(
   deps: { sql: SqlClient },
@@ -108,7 +110,8 @@ export async function probeDirectoryRound(
       if (result) rows.push(toProbeRow(e.id, vantage.id, result));
     },
   });
-  const stats = await scheduler.runRound(targets, options.spreadMs ?? 0);
+  // A new random order every round: no endpoint keeps the same place (and slice of the spread) in it.
+  const stats = await scheduler.runRound(shuffleTargets(targets), options.spreadMs ?? 0);
   await scheduler.stop();
   const inserted = await insertProbeResults(deps.sql, rows);
   const ok = rows.filter((r) => r.ok).length;

@@ -4,35 +4,46 @@ import {
   getProbeAvailability,
   getRankingOrder,
   listDirectoryEndpoints,
+  listNetworkHeadHistory,
   listProbeSamples,
+  listRankingEndpointFacts,
+  pruneEndpointFreshnessMinutes,
   replaceEndpointRankings,
   setEndpointStatuses,
+  upsertEndpointFreshnessMinutes,
   type DirectoryEndpoint,
+  type EndpointFreshnessMinute,
   type EndpointRankingRow,
   type EndpointStatusValue,
-  type ProbeSampleRow,
+  type NetworkHeadRow,
   type SqlPool,
 } from "@rpcpulse/db";
 import {
-  computeNetworkHead,
+  buildVantageViews,
   detectHeadRegressions,
+  freshnessLimits,
   rankEndpoints,
   scoreEndpoint,
   SCORING,
   type CapabilityReport,
   type EndpointScore,
-  type HeadObservation,
   type ScoreSample,
   type ScoreWindow,
+  type VantageNotes,
 } from "@rpcpulse/prober";
+import { buildRankSamples, freshnessMinutes, freshUptime, toStoredDecisions } from "./rank-samples.js";
 
 export const RANK_WINDOWS: readonly ScoreWindow[] = ["1h", "24h", "7d"];
 /** Consecutive successful probes that take an endpoint from probation to active. */
 export const ACTIVATE_AFTER_OK = 10;
+/** Each run rewrites the per-minute freshness of this recent span (endpoint_freshness_minutes)... */
+const FRESHNESS_REWRITE_MS = 30 * 60_000;
+/** ...and drops minutes older than this. */
+const FRESHNESS_RETENTION_MS = 35 * 86_400_000;
 
 export interface RankDirectoryOptions {
   now?: Date;
-  /** Probes closer than this belong to one round (network head consensus per round). Default 30 s. */
+  /** Probes closer than this belong to one round (fallback consensus where no decision is stored). Default 30 s. */
   roundMs?: number;
   networks?: readonly string[];
 }
@@ -42,60 +53,6 @@ export interface RankDirectoryReport {
   snapshots: number;
   endpoints: number;
   statusChanges: number;
-}
-
-/** A probe as scoring sees it, with its lag against the network head of its round. */
-function toScoreSample(p: ProbeSampleRow, lagBlocks: number | null): ScoreSample {
-  const answered = p.httpStatus !== null;
-  return {
-    at: p.time.getTime(),
-    ok: p.ok,
-    answered,
-    answeredError: answered && !p.ok && (p.errorClass === "rpc" || (p.httpStatus ?? 0) >= 400),
-    rateLimited: p.rateLimited,
-    ttfbMs: p.ok ? p.ttfbMs : null,
-    lagBlocks: p.ok ? lagBlocks : null,
-    region: p.region,
-  };
-}
-
-/**
- * Lag of every probe against a consensus head computed per round (probes bucketed by `roundMs`):
- * the head is the top of the cluster of healthy endpoints agreeing, never the maximum reported.
- */
-export function lagSamples(
-  samples: readonly ProbeSampleRow[],
-  blockIntervalMs: number,
-  roundMs: number,
-): Array<{ endpointId: string; sample: ScoreSample }> {
-  const rounds = new Map<number, ProbeSampleRow[]>();
-  for (const s of samples) {
-    const key = Math.floor(s.time.getTime() / roundMs);
-    const list = rounds.get(key) ?? [];
-    list.push(s);
-    rounds.set(key, list);
-  }
-  const out: Array<{ endpointId: string; sample: ScoreSample }> = [];
-  for (const [key, list] of rounds) {
-    const observations: HeadObservation[] = list.map((s) => ({
-      endpointId: s.endpointId,
-      ok: s.ok,
-      headBlock: s.headBlock,
-      headTime: s.headTime?.getTime() ?? null,
-      observedAt: s.time.getTime(),
-    }));
-    const healthy = new Set(list.filter((s) => s.ok && s.headBlock !== null).map((s) => s.endpointId)).size;
-    const head = computeNetworkHead(observations, {
-      now: (key + 1) * roundMs,
-      blockIntervalMs,
-      // Two agreeing endpoints when there are enough to disagree; one otherwise (stale/future heads are still excluded).
-      minAgreeing: healthy >= 3 ? 2 : 1,
-    });
-    const lagOf = new Map(head.lags.map((l) => [l.endpointId, l.lagBlocks]));
-    for (const s of list)
-      out.push({ endpointId: s.endpointId, sample: toScoreSample(s, lagOf.get(s.endpointId) ?? null) });
-  }
-  return out.sort((a, b) => a.sample.at - b.sample.at);
 }
 
 function asReport(value: Record<string, unknown> | undefined): CapabilityReport | null {
@@ -150,6 +107,8 @@ function toRow(
       latencyByRegion: score.latency.byRegion,
       lagP95Blocks: score.lag.p95Blocks,
       lagMeanSeconds: score.lag.meanSeconds,
+      laggingShare: score.freshness.laggingShare,
+      staleShare: score.freshness.staleShare,
       consecutiveFailures: score.consecutiveFailures,
       lastOkAt: score.lastOkAt === null ? null : new Date(score.lastOkAt).toISOString(),
       ...extra,
@@ -157,10 +116,43 @@ function toRow(
   };
 }
 
+/** The vantage notes as stored with a snapshot row (components.vantage). */
+function storedNotes(notes: VantageNotes | undefined): Record<string, unknown> | null {
+  if (!notes) return null;
+  return {
+    sources: notes.sources,
+    servers: notes.servers,
+    agents: notes.agents,
+    ownExcluded: notes.ownExcluded,
+    agentIgnored: notes.agentIgnored,
+    discounted: notes.discounted,
+    capped: notes.capped,
+  };
+}
+
+/** Every stored consensus decision of a network since `since`, oldest first, read in pages. */
+async function loadDecisions(pool: SqlPool, networkId: string, since: number): Promise<NetworkHeadRow[]> {
+  const page = 50_000;
+  const out: NetworkHeadRow[] = [];
+  let from = new Date(since);
+  for (;;) {
+    const rows = await listNetworkHeadHistory(pool, { since: from, networkId, limit: page });
+    out.push(...rows);
+    const last = rows.at(-1);
+    if (rows.length < page || !last) return out;
+    from = new Date(last.time.getTime() + 1);
+  }
+}
+
+type Uptime = { h24: number | null; d7: number | null; d30: number | null };
+
 /**
- * The ranking job: per network, lag against the consensus head, head regressions, scores per window
- * and region, ranking with hysteresis against the stored order, one snapshot per (window, region)
- * replaced atomically, and listing status transitions (probation -> active -> dead, never dropped).
+ * The ranking job: per network, each probe's lag against the consensus head at its own time, the
+ * vantage rules (overall view from server probes only; per-region views where agents are capped,
+ * outliers discounted and flagged, and an organization never scores what it claims), head regressions,
+ * scores per window and view, ranking with hysteresis against the stored order, one snapshot per
+ * (window, region) replaced atomically, and listing status transitions from server probes
+ * (probation -> active -> dead, never dropped).
  */
 export async function rankDirectory(
   deps: { pool: SqlPool },
@@ -177,71 +169,92 @@ export async function rankDirectory(
   for (const [network, list] of byNetwork) {
     const ids = list.map((e) => e.id);
     const blockIntervalMs = list[0]?.blockIntervalMs ?? 3_000;
-    const rows = await listProbeSamples(deps.pool, {
-      endpointIds: ids,
-      since: new Date(now.getTime() - SCORING.windows["7d"]),
-      until: new Date(now.getTime() + 1),
-    });
-    const samples = lagSamples(rows, blockIntervalMs, roundMs);
-    const samplesOf = new Map<string, ScoreSample[]>(ids.map((id) => [id, []]));
-    for (const s of samples) samplesOf.get(s.endpointId)?.push(s.sample);
-    const caps = await getEndpointCapabilities(deps.pool, ids);
-    const d30 = await getProbeAvailability(deps.pool, {
-      endpointIds: ids,
-      from: new Date(now.getTime() - 30 * 86_400_000),
-      to: new Date(now.getTime() + 1),
-    });
-    const regions = [ALL_REGIONS, ...new Set(rows.map((r) => r.region))];
+    const limits = freshnessLimits(blockIntervalMs);
+    const since = now.getTime() - SCORING.windows["7d"];
+    const [rows, facts, caps, d30] = await Promise.all([
+      listProbeSamples(deps.pool, { endpointIds: ids, since: new Date(since), until: new Date(now.getTime() + 1) }),
+      listRankingEndpointFacts(deps.pool, ids),
+      getEndpointCapabilities(deps.pool, ids),
+      getProbeAvailability(deps.pool, {
+        endpointIds: ids,
+        from: new Date(now.getTime() - 30 * 86_400_000),
+        to: new Date(now.getTime() + 1),
+      }),
+    ]);
+    const networkId = facts.get(ids[0] ?? "")?.networkId;
+    const decisions = networkId
+      ? await loadDecisions(deps.pool, networkId, since - SCORING.lag.decisionMaxDistanceMs)
+      : [];
+    const claimants = new Map(ids.map((id) => [id, facts.get(id)?.claimantOrganizationId ?? null]));
+    const samples = buildRankSamples(rows, toStoredDecisions(decisions), claimants, { blockIntervalMs, roundMs });
+    const views = buildVantageViews(samples, { blockIntervalMs, claimants, overallRegion: ALL_REGIONS });
+    const overall = views[0]?.samples ?? new Map<string, ScoreSample[]>();
 
-    // Uptime (point availability) per endpoint, for every snapshot row.
-    const uptime = new Map<string, { h24: number | null; d7: number | null; d30: number | null }>();
+    // Uptime per endpoint from server probes: answered with a fresh head (lagging/stale answers apart).
+    const uptime = new Map<string, { uptime: Uptime; lagging: Uptime }>();
     for (const id of ids) {
-      const all = samplesOf.get(id) ?? [];
-      const share = (ms: number) => {
-        const w = all.filter((s) => s.at > now.getTime() - ms);
-        return w.length ? w.filter((s) => s.ok).length / w.length : null;
-      };
+      const [h24, d7] = freshUptime(overall.get(id) ?? [], limits, blockIntervalMs, now.getTime(), [
+        86_400_000,
+        SCORING.windows["7d"],
+      ]);
       const a30 = d30.get(id);
       uptime.set(id, {
-        h24: share(86_400_000),
-        d7: share(SCORING.windows["7d"]),
-        d30: a30 && a30.probes ? a30.ok / a30.probes : null,
+        uptime: {
+          h24: h24?.uptime ?? null,
+          d7: d7?.uptime ?? null,
+          d30: a30 && a30.probes ? (a30.ok - a30.okLagging) / a30.probes : null,
+        },
+        lagging: {
+          h24: h24?.lagging ?? null,
+          d7: d7?.lagging ?? null,
+          d30: a30 && a30.probes ? a30.okLagging / a30.probes : null,
+        },
       });
     }
+    const serverRows = rows.filter((r) => r.vantageKind === "server");
+    const minutes: EndpointFreshnessMinute[] = ids.flatMap((id) =>
+      freshnessMinutes(id, overall.get(id) ?? [], limits, blockIntervalMs, now.getTime() - FRESHNESS_REWRITE_MS),
+    );
+    await upsertEndpointFreshnessMinutes(deps.pool, minutes);
 
     for (const window of RANK_WINDOWS) {
       const windowStart = now.getTime() - SCORING.windows[window];
-      const inWindow = rows.filter((r) => r.time.getTime() > windowStart);
       const regressions = new Map(
         detectHeadRegressions(
-          inWindow.map((r) => ({
-            endpointId: r.endpointId,
-            ok: r.ok,
-            headBlock: r.headBlock,
-            headTime: r.headTime?.getTime() ?? null,
-            observedAt: r.time.getTime(),
-          })),
+          serverRows
+            .filter((r) => r.time.getTime() > windowStart)
+            .map((r) => ({
+              endpointId: r.endpointId,
+              ok: r.ok,
+              headBlock: r.headBlock,
+              headTime: r.headTime?.getTime() ?? null,
+              observedAt: r.time.getTime(),
+            })),
         ).perEndpoint.map((p) => [p.endpointId, p.regressions]),
       );
-      for (const region of regions) {
+      for (const view of views) {
         const scores = ids.map((id) =>
           scoreEndpoint({
             endpointId: id,
-            samples: (samplesOf.get(id) ?? []).filter((s) => region === ALL_REGIONS || s.region === region),
+            samples: view.samples.get(id) ?? [],
             capabilities: asReport(caps.get(id)?.report),
             now: now.getTime(),
             window,
             blockIntervalMs,
+            freshness: limits,
           }),
         );
-        const key = { network, window, region };
+        const key = { network, window, region: view.region };
         const ranked = rankEndpoints(await getRankingOrder(deps.pool, key), scores);
         const scoreOf = new Map(scores.map((s) => [s.endpointId, s]));
         const snapshot = ranked.map((r) => {
           const score = scoreOf.get(r.endpointId) as EndpointScore;
+          const u = uptime.get(r.endpointId);
           return toRow(score, r.rank, regressions.get(r.endpointId) ?? 0, {
-            uptime: uptime.get(r.endpointId),
+            uptime: u?.uptime,
+            uptimeLagging: u?.lagging,
             moved: r.moved,
+            vantage: storedNotes(view.notes.get(r.endpointId)),
           });
         });
         const client = await deps.pool.connect();
@@ -254,10 +267,11 @@ export async function rankDirectory(
       }
     }
     for (const e of list) {
-      const next = nextListingStatus(e.status, samplesOf.get(e.id) ?? []);
+      const next = nextListingStatus(e.status, overall.get(e.id) ?? []);
       if (next !== e.status) statusChanges.push({ id: e.id, status: next });
     }
   }
+  await pruneEndpointFreshnessMinutes(deps.pool, { before: new Date(now.getTime() - FRESHNESS_RETENTION_MS) });
   const changed = await setEndpointStatuses(deps.pool, statusChanges);
   return { networks: byNetwork.size, snapshots, endpoints: endpoints.length, statusChanges: changed };
 }

@@ -47,6 +47,53 @@ export const EndpointCapabilityFlags = z
   .strict()
   .meta({ description: "true only when the last capability check saw it work; unknown reads false." });
 
+/** Scoring status in a window: availability and freshness (methodology: Health). */
+export const EndpointHealth = z.enum(["healthy", "degraded", "lagging", "stale", "probation", "dead"]).meta({
+  description:
+    "Scoring status in this window: lagging = behind the consensus head or head too old (chain thresholds), stale = head not advancing; neither is ever healthy.",
+});
+export type EndpointHealth = z.infer<typeof EndpointHealth>;
+
+const UptimeShares = z
+  .object({ h24: z.number().nullable(), d7: z.number().nullable(), d30: z.number().nullable() })
+  .strict();
+
+/** How the vantage points were weighed for one endpoint in one view (methodology: Vantage points). */
+export const VantageWeighing = z
+  .object({
+    sources: z
+      .number()
+      .int()
+      .meta({ description: "Independent sources used: server vantage points, agent organizations." }),
+    servers: z.number().int(),
+    agents: z.number().int(),
+    ownExcluded: z
+      .number()
+      .int()
+      .meta({ description: "Agent probes left out: the probing organization claims the endpoint." }),
+    agentIgnored: z
+      .number()
+      .int()
+      .meta({ description: "Overall view: agent probes not used (agents form region views only)." }),
+    discounted: z
+      .array(
+        z
+          .object({
+            vantagePointIds: z.array(z.string()),
+            reason: z.enum(["availability", "latency", "lag"]),
+            value: z.number(),
+            median: z.number(),
+          })
+          .strict(),
+      )
+      .meta({ description: "Agent vantage points that disagreed with the median of the others: left out, flagged." }),
+    capped: z
+      .array(z.object({ vantagePointIds: z.array(z.string()), kept: z.number().int(), of: z.number().int() }).strict())
+      .meta({ description: "Agent vantage points thinned to their capped share of the samples." }),
+  })
+  .strict();
+export type VantageWeighing = z.infer<typeof VantageWeighing>;
+
 export const RankedEndpoint = z
   .object({
     id: z.string().uuid(),
@@ -56,9 +103,7 @@ export const RankedEndpoint = z
     provider: z.string().nullable(),
     family: z.string(),
     status: z.enum(["active", "probation", "dead"]).meta({ description: "Listing status." }),
-    health: z
-      .enum(["healthy", "degraded", "probation", "dead"])
-      .meta({ description: "Scoring status in this window." }),
+    health: EndpointHealth,
     rank: z.number().int().positive(),
     score: z.number().min(0).max(100),
     components: z
@@ -67,7 +112,13 @@ export const RankedEndpoint = z
     latency: z.object({ p50Ms: z.number().nullable(), p95Ms: z.number().nullable() }).strict(),
     lagBlocks: z.number().nullable(),
     headRegressions: z.number().int(),
-    uptime: z.object({ h24: z.number().nullable(), d7: z.number().nullable(), d30: z.number().nullable() }).strict(),
+    uptime: UptimeShares.meta({
+      description:
+        "Share of RPC Pulse's own probes answered with a fresh head (lagging or stale answers are not counted as up).",
+    }),
+    uptimeLagging: UptimeShares.meta({
+      description: "Share of probes answered while lagging or stale (degraded): served, but with old data.",
+    }),
     samples: z.number().int(),
     capabilities: EndpointCapabilityFlags,
     capabilitiesCheckedAt: isoDate.nullable(),
@@ -135,7 +186,7 @@ export const WindowStats = z
     region: z.string(),
     rank: z.number().int(),
     score: z.number(),
-    health: z.string(),
+    health: z.string().meta({ description: "As RankedEndpoint.health." }),
     samples: z.number().int(),
     okSamples: z.number().int(),
     availability: z.number().nullable(),
@@ -144,6 +195,7 @@ export const WindowStats = z
     lagBlocks: z.number().nullable(),
     headRegressions: z.number().int(),
     components: z.record(z.string(), z.unknown()),
+    vantage: VantageWeighing.nullable().meta({ description: "How vantage points were weighed in this view." }),
     updatedAt: isoDate,
   })
   .strict();

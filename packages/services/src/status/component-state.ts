@@ -1,4 +1,5 @@
 import type { EndpointVantageProbe, NodeComponentTelemetry } from "@rpcpulse/db";
+import { projectHead } from "@rpcpulse/domain";
 import { DOWN_AFTER_MS, headAgeThresholdMs, lagThresholdBlocks } from "../nodes/node-status.js";
 
 /**
@@ -12,10 +13,15 @@ import { DOWN_AFTER_MS, headAgeThresholdMs, lagThresholdBlocks } from "../nodes/
  *  - operational:    otherwise.
  * Endpoint (newest probe of each vantage point within the last 10 minutes):
  *  - major_outage: no vantage point's newest probe succeeded;
- *  - partial_outage: fewer than half succeeded (the quorum is lost);
- *  - degraded: at least half but not all succeeded, or the median response time of the
- *    successful probes is ≥ 2,000 ms;
- *  - operational: all succeeded under that latency.
+ *  - partial_outage: fewer than half succeeded (the quorum is lost), or it lags like a node in
+ *    partial outage (lag ≥ 10 × the lag threshold, or head older than 3 × the head-age threshold);
+ *  - degraded: at least half but not all succeeded, it lags (lag ≥ lagThresholdBlocks or head older
+ *    than headAgeThresholdMs, the node thresholds), or the median response time of the successful
+ *    probes is ≥ 2,000 ms;
+ *  - operational: all succeeded, fresh, under that latency.
+ *  Lag and head age are the median over the server vantage points' newest successful probes (an
+ *  agent's report never makes an endpoint look stale): lag against the stored consensus head nearest
+ *  the probe, projected to the moment it answered; head age = that moment − the head block's time.
  * A component with no data yet (node never reported, endpoint not probed in 10 minutes) is
  * "unknown"; an active maintenance window overrides every state with "maintenance".
  */
@@ -55,13 +61,44 @@ export function deriveNodeState(t: NodeComponentTelemetry | undefined, now: Date
   return "operational";
 }
 
+function lowerMedian(values: readonly number[]): number | null {
+  if (values.length === 0) return null;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor((sorted.length - 1) / 2)] ?? null;
+}
+
+/** Lag and head age of an endpoint from its server vantage points' successful probes (see above). */
+export function measureEndpointFreshness(probes: readonly EndpointVantageProbe[]): {
+  lagBlocks: number | null;
+  headAgeMs: number | null;
+} {
+  const lags: number[] = [];
+  const ages: number[] = [];
+  for (const p of probes) {
+    if (!p.ok || p.vantageKind !== "server" || p.headBlock == null || !p.blockIntervalMs) continue;
+    const at = p.time.getTime() + Math.max(0, p.ttfbMs ?? 0);
+    if (p.decision) {
+      const anchor = { block: p.decision.headBlock, anchorMs: p.decision.anchorTime.getTime() };
+      lags.push(Math.max(0, projectHead(anchor, at, p.blockIntervalMs) - p.headBlock));
+    }
+    if (p.headTime) ages.push(Math.max(0, at - p.headTime.getTime()));
+  }
+  return { lagBlocks: lowerMedian(lags), headAgeMs: lowerMedian(ages) };
+}
+
 export function deriveEndpointState(probes: readonly EndpointVantageProbe[], now: Date): ComponentState {
   const fresh = probes.filter((p) => now.getTime() - p.time.getTime() <= PROBE_FRESH_MS);
   if (fresh.length === 0) return "unknown";
   const ok = fresh.filter((p) => p.ok);
   if (ok.length === 0) return "major_outage";
   if (ok.length * 2 < fresh.length) return "partial_outage";
+  const interval = ok.find((p) => p.blockIntervalMs)?.blockIntervalMs;
+  const { lagBlocks, headAgeMs } = measureEndpointFreshness(ok);
+  const lagLimit = interval ? lagThresholdBlocks(interval) : Infinity;
+  const headLimit = interval ? headAgeThresholdMs(interval) : Infinity;
+  if ((lagBlocks ?? 0) >= 10 * lagLimit || (headAgeMs ?? 0) >= 3 * headLimit) return "partial_outage";
   if (ok.length < fresh.length) return "degraded";
+  if ((lagBlocks ?? 0) >= lagLimit || (headAgeMs ?? 0) >= headLimit) return "degraded";
   const times = ok
     .map((p) => p.totalMs)
     .filter((v): v is number => v !== null)
