@@ -68,7 +68,7 @@ test.describe("public directory", () => {
     const fresh = await rankedHive(request);
     expect([api.map((e) => e.url), fresh.map((e) => e.url)]).toContainEqual(urls);
     const row = rows.filter({ hasText: HIVE_API });
-    await expect(row.locator(".dir-status")).toHaveText(/healthy|degraded|probation|dead/);
+    await expect(row.locator(".dir-status")).toHaveText(/healthy|degraded|lagging|stale|probation|dead/);
     await expect(row.getByRole("link", { name: hive.name })).toBeVisible();
 
     // The JSON API link carries the same query.

@@ -1,7 +1,13 @@
 import type { EndpointDetailResponse } from "@rpcpulse/services";
 import type { BadgeFacts } from "./badge-metric.js";
 
-const HEALTH = ["healthy", "degraded", "probation", "dead"] as const;
+const HEALTH = ["healthy", "degraded", "lagging", "stale", "probation", "dead"] as const;
+
+/** Fresh-answer uptime of a window (components.uptime.h24, stored by the ranking job). */
+export function uptime24h(components: Record<string, unknown> | undefined): number | null {
+  const u = components?.uptime as Record<string, unknown> | undefined;
+  return typeof u?.h24 === "number" ? u.h24 : null;
+}
 
 /** Badge facts from the endpoint detail: the 24 h window over all regions (any window if none yet). */
 export function factsFromDetail(detail: EndpointDetailResponse): BadgeFacts {
@@ -14,7 +20,7 @@ export function factsFromDetail(detail: EndpointDetailResponse): BadgeFacts {
   return {
     status,
     score: w ? w.score : null,
-    uptime24h: w && w.window === "24h" ? w.availability : null,
+    uptime24h: w && w.window === "24h" ? uptime24h(w.components) : null,
     latencyP50Ms: w ? w.p50Ms : null,
   };
 }

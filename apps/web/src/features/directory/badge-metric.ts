@@ -11,9 +11,9 @@ export function parseBadgeMetric(value: string | null): BadgeMetric | null {
 
 /** What a badge can show about one endpoint (mapped from the directory's endpoint detail). */
 export interface BadgeFacts {
-  status: "healthy" | "degraded" | "probation" | "dead";
+  status: "healthy" | "degraded" | "lagging" | "stale" | "probation" | "dead";
   score: number | null;
-  /** 0..1 over the last 24 h. */
+  /** 0..1 over the last 24 h: answered with a fresh head (lagging answers are not up). */
   uptime24h: number | null;
   /** Time to first byte p50 over the last 24 h, ms. */
   latencyP50Ms: number | null;
@@ -22,6 +22,8 @@ export interface BadgeFacts {
 const STATUS: Record<BadgeFacts["status"], { message: string; color: string }> = {
   healthy: { message: "up", color: BADGE_COLORS.green },
   degraded: { message: "degraded", color: BADGE_COLORS.yellow },
+  lagging: { message: "lagging", color: BADGE_COLORS.orange },
+  stale: { message: "stale", color: BADGE_COLORS.red },
   probation: { message: "probation", color: BADGE_COLORS.blue },
   dead: { message: "down", color: BADGE_COLORS.red },
 };

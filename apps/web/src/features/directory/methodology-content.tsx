@@ -1,5 +1,6 @@
 import Link from "next/link";
-import { computeNetworkHead, SCORING, wilsonLowerBound } from "@rpcpulse/prober";
+import { SCORING, wilsonLowerBound } from "@rpcpulse/prober";
+import { FreshnessSection, HeadSection, VantageSection } from "./methodology-rules.js";
 
 const pct = (v: number, digits = 1) => `${(v * 100).toFixed(digits)} %`;
 const WEIGHT_KEYS = Object.keys(SCORING.weights) as Array<keyof typeof SCORING.weights>;
@@ -21,31 +22,9 @@ const CAPABILITY_TEXT: Record<keyof typeof SCORING.capabilities, string> = {
   batch: "JSON-RPC batch requests are accepted.",
 };
 
-/** A small head-consensus example run through the real function (block interval 3 s, as on Hive). */
-function headExample() {
-  const now = Date.UTC(2026, 0, 1, 12, 0, 0);
-  const obs = (endpointId: string, headBlock: number, ok = true) => ({
-    endpointId,
-    ok,
-    headBlock,
-    headTime: now - 1_000,
-    observedAt: now,
-  });
-  const observations = [
-    obs("a", 90_000_100),
-    obs("b", 90_000_100),
-    obs("c", 90_000_099),
-    obs("d", 90_000_060),
-    obs("e", 99_999_999),
-  ];
-  const result = computeNetworkHead(observations, { now, blockIntervalMs: 3_000 });
-  return { observations, result };
-}
-
 export function MethodologyContent() {
   const few = wilsonLowerBound(3, 3, SCORING.availability.z);
   const many = wilsonLowerBound(9_990, 10_000, SCORING.availability.z);
-  const head = headExample();
   const s = SCORING.status;
   return (
     <article className="dir-prose">
@@ -64,7 +43,13 @@ export function MethodologyContent() {
             <a href="#probing">Probing</a>
           </li>
           <li>
-            <a href="#head">Network head</a>
+            <a href="#head">Network head and lag</a>
+          </li>
+          <li>
+            <a href="#freshness">Health follows freshness</a>
+          </li>
+          <li>
+            <a href="#vantage">Vantage points</a>
           </li>
           <li>
             <a href="#score">Score</a>
@@ -84,9 +69,10 @@ export function MethodologyContent() {
       <section id="probing" className="card">
         <h2>Probing</h2>
         <p>
-          Every listed endpoint is probed on a fixed cadence with random jitter, from each vantage point: RPC
-          Pulse&apos;s own probe workers, and node agents whose operators opted in (each agent reports its region).
-          Latency is therefore shown per region, never as one global number from one place.
+          Every listed endpoint is probed on a fixed cadence, in a new random order every round with random jitter, from
+          each vantage point: RPC Pulse&apos;s own probe workers, and node agents whose operators opted in (each agent
+          reports its region). Latency is therefore shown per region, never as one global number from one place;
+          agents&apos; probes only ever feed the region views (see <a href="#vantage">Vantage points</a>).
         </p>
         <p>
           A probe sends the family&apos;s head call (e.g. <code>condenser_api.get_dynamic_global_properties</code>,{" "}
@@ -102,51 +88,11 @@ export function MethodologyContent() {
         </p>
       </section>
 
-      <section id="head" className="card">
-        <h2>Network head: consensus, not the maximum</h2>
-        <p>
-          Lag is measured against a network head agreed by healthy endpoints: the highest head that at least two fresh
-          endpoints confirm within a few blocks (heads are projected to the same instant by the block interval). Heads
-          whose block time is in the future or too old do not vote. One endpoint reporting a bogus or forked head cannot
-          make everyone else look late, and lagging endpoints do not pull the head down. Endpoints whose head goes
-          backwards between probes (load balancers mixing nodes) are counted.
-        </p>
-        <p>Example, computed by the same function the ranking uses:</p>
-        <div className="table-scroll">
-          <table className="data compact">
-            <caption className="sr-only">Head consensus example</caption>
-            <thead>
-              <tr>
-                <th scope="col">Endpoint</th>
-                <th scope="col" className="num">
-                  Reported head
-                </th>
-                <th scope="col" className="num">
-                  Lag (blocks)
-                </th>
-                <th scope="col">Note</th>
-              </tr>
-            </thead>
-            <tbody>
-              {head.observations.map((o) => {
-                const lag = head.result.lags.find((l) => l.endpointId === o.endpointId);
-                return (
-                  <tr key={o.endpointId}>
-                    <td>{o.endpointId.toUpperCase()}</td>
-                    <td className="num">{o.headBlock.toLocaleString("en-US")}</td>
-                    <td className="num">{lag?.lagBlocks ?? "—"}</td>
-                    <td>{lag?.ahead ? "ahead of consensus: ignored" : lag?.lagBlocks ? "behind" : "at head"}</td>
-                  </tr>
-                );
-              })}
-            </tbody>
-          </table>
-        </div>
-        <p className="small muted">
-          Consensus head: {head.result.head?.toLocaleString("en-US") ?? "none"} ({head.result.supporters} of{" "}
-          {head.result.considered} endpoints agree).
-        </p>
-      </section>
+      <HeadSection />
+
+      <FreshnessSection />
+
+      <VantageSection />
 
       <section id="score" className="card">
         <h2>Score</h2>
@@ -255,6 +201,12 @@ export function MethodologyContent() {
           <li>
             <span className="dir-status status-degraded">degraded</span> availability below {pct(s.degradedBelow, 0)} in
             the window, or the last probe failed. Ranked by score with the healthy ones.
+          </li>
+          <li>
+            <span className="dir-status status-lagging">lagging</span> and{" "}
+            <span className="dir-status status-stale">stale</span>: answering with old data (see{" "}
+            <a href="#freshness">Health follows freshness</a>). Ranked by score, where lag weighs{" "}
+            {pct(SCORING.weights.lag, 0)}.
           </li>
           <li>
             <span className="dir-status status-dead">dead</span> {s.deadAfterFailures} consecutive failed probes. Dead

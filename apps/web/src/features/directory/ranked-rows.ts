@@ -63,6 +63,7 @@ export function toRankedRows(endpoints: readonly Endpoint[], regional: RegionalL
             : [{ region: "all", p50Ms: e.latency.p50Ms, p95Ms: e.latency.p95Ms }],
       lagBlocks: e.lagBlocks,
       uptime: e.uptime,
+      uptimeLagging: e.uptimeLagging,
       capabilities: {
         archive: known ? e.capabilities.archive : null,
         websocket: known ? e.capabilities.websocket : null,

@@ -13,6 +13,17 @@ function Cap({ value }: { value: boolean | null }) {
   );
 }
 
+/** Uptime counts fresh answers only; answers that lagged are named apart (served, but old data). */
+function UptimeCell({ value, lagging }: { value: number | null; lagging: number | null | undefined }) {
+  if (!lagging) return <td className="num">{formatUptime(value)}</td>;
+  return (
+    <td className="num" title={`${formatUptime(lagging)} of probes answered while lagging`}>
+      {formatUptime(value)}
+      <div className="small dir-lagging-note">+{formatUptime(lagging)} lagging</div>
+    </td>
+  );
+}
+
 /**
  * The ranked list as one plain server-rendered table: no per-row client components (copy buttons
  * are handled by one delegated listener), plain anchors instead of prefetching links.
@@ -91,9 +102,9 @@ export function RankedTable({ rows, caption }: { rows: RankedRow[]; caption: str
                 )}
               </td>
               <td className="num">{formatBlocks(r.lagBlocks)}</td>
-              <td className="num">{formatUptime(r.uptime.h24)}</td>
-              <td className="num">{formatUptime(r.uptime.d7)}</td>
-              <td className="num">{formatUptime(r.uptime.d30)}</td>
+              <UptimeCell value={r.uptime.h24} lagging={r.uptimeLagging?.h24} />
+              <UptimeCell value={r.uptime.d7} lagging={r.uptimeLagging?.d7} />
+              <UptimeCell value={r.uptime.d30} lagging={r.uptimeLagging?.d30} />
               <td>
                 <Cap value={r.capabilities.archive} />
               </td>

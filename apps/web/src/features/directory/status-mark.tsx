@@ -1,8 +1,11 @@
 import type { DirectoryStatus } from "./view-model.js";
 
 export const STATUS_TEXT: Record<DirectoryStatus, string> = {
-  healthy: "Answering and at the network head",
+  healthy: "Answering, and at the network head",
   degraded: "Recent failures or low availability in the window",
+  lagging:
+    "Answering, but behind the consensus head or with an old head (past the chain's limits): serves old data, never healthy",
+  stale: "Answering, but its head stopped advancing: serves frozen data, never healthy",
   probation: "Too few probes yet, or recovering after being dead: listed after established endpoints",
   dead: "Consecutive failed probes: demoted to the bottom, kept in the list",
 };

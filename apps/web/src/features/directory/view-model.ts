@@ -1,6 +1,7 @@
 /** What the directory pages render: a narrow shape the service results are mapped into. */
 
-export type DirectoryStatus = "healthy" | "degraded" | "probation" | "dead";
+/** The health column (RankedEndpoint.health): freshness first, then availability. */
+export type DirectoryStatus = "healthy" | "degraded" | "lagging" | "stale" | "probation" | "dead";
 
 export interface RegionLatency {
   region: string;
@@ -28,6 +29,9 @@ export interface RankedRow {
   claimedBy?: string | null;
   latency: RegionLatency[];
   lagBlocks: number | null;
+  /** Share of probes answered with a fresh head. */
   uptime: { h24: number | null; d7: number | null; d30: number | null };
+  /** Share of probes answered while lagging or stale (not counted in uptime). */
+  uptimeLagging?: { h24: number | null; d7: number | null; d30: number | null };
   capabilities: Capabilities;
 }

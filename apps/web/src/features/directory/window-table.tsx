@@ -5,6 +5,32 @@ import type { DirectoryStatus } from "./view-model.js";
 
 const WINDOW_ORDER = ["1h", "24h", "7d"];
 
+type Vantage = EndpointDetailResponse["windows"][number]["vantage"];
+
+/** Sources used and the vantage rules applied (discounted outliers, capped shares, own claims). */
+function VantageCell({ vantage }: { vantage: Vantage }) {
+  if (!vantage) return <td className="muted">—</td>;
+  const notes = [
+    ...vantage.discounted.map(
+      (d) => `discounted (${d.reason}: ${+d.value.toFixed(3)} vs median ${+d.median.toFixed(3)})`,
+    ),
+    ...(vantage.capped.length ? [`${vantage.capped.length} capped`] : []),
+    ...(vantage.ownExcluded ? [`${vantage.ownExcluded} own-claim probes left out`] : []),
+    ...(vantage.agentIgnored ? [`${vantage.agentIgnored} agent probes not used overall`] : []),
+  ];
+  return (
+    <td className="small" title={notes.join("; ") || undefined}>
+      {vantage.servers} server, {vantage.agents} agent
+      {vantage.discounted.length ? (
+        <span className="dir-status status-degraded" data-testid="vantage-flag">
+          {" "}
+          {vantage.discounted.length} flagged
+        </span>
+      ) : null}
+    </td>
+  );
+}
+
 /** Rank, score and the measured parts per window and region (the ranking snapshots). */
 export function WindowTable({ windows }: { windows: EndpointDetailResponse["windows"] }) {
   if (windows.length === 0)
@@ -47,6 +73,12 @@ export function WindowTable({ windows }: { windows: EndpointDetailResponse["wind
             <th scope="col" className="num" title="Times the head went backwards between probes">
               Head regressions
             </th>
+            <th
+              scope="col"
+              title="Vantage points used: server probes; agents (region views only, capped, outliers flagged)"
+            >
+              Vantage points
+            </th>
             <th scope="col">Updated</th>
           </tr>
         </thead>
@@ -66,6 +98,7 @@ export function WindowTable({ windows }: { windows: EndpointDetailResponse["wind
               <td className="num">{formatBlocks(w.lagBlocks)}</td>
               <td className="num">{w.samples.toLocaleString("en-US")}</td>
               <td className="num">{w.headRegressions}</td>
+              <VantageCell vantage={w.vantage} />
               <td className="small">{formatUtc(w.updatedAt)}</td>
             </tr>
           ))}

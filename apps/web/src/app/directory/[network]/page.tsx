@@ -148,13 +148,16 @@ export default async function RankedPage(props: Props) {
         <details className="dir-legend-box small">
           <summary>What the statuses and columns mean</summary>
           <ul className="dir-list">
-            {(["healthy", "degraded", "probation", "dead"] as const).map((st) => (
+            {(["healthy", "degraded", "lagging", "stale", "probation", "dead"] as const).map((st) => (
               <li key={st}>
                 <StatusMark status={st} compact /> {STATUS_TEXT[st]}.
               </li>
             ))}
             <li>Latency: time to first byte p50 / p95 per probing region. Lag: mean blocks behind the network head.</li>
-            <li>Uptime: share of successful probes. Capabilities: yes, no, or ? when not checked yet.</li>
+            <li>
+              Uptime: share of RPC Pulse&apos;s own probes answered with a fresh head; answers that lagged are shown
+              apart (&ldquo;lagging&rdquo;), never counted as up. Capabilities: yes, no, or ? when not checked yet.
+            </li>
           </ul>
         </details>
         {rows.length === 0 ? (

@@ -4,6 +4,7 @@ import { notFound } from "next/navigation";
 import { isAppError } from "@rpcpulse/config";
 import { getEndpointDetail, getEndpointDiagnostics, getEndpointHistory, HistoryRange } from "@rpcpulse/services";
 import { BadgeEmbeds } from "../../../../features/directory/badge-embeds.js";
+import { uptime24h } from "../../../../features/directory/badge-facts.js";
 import { CapabilityTable } from "../../../../features/directory/capability-table.js";
 import { CopyButtons } from "../../../../features/directory/copy-buttons.js";
 import { EndpointCharts } from "../../../../features/directory/endpoint-charts.js";
@@ -16,6 +17,7 @@ import {
   formatUtc,
 } from "../../../../features/directory/format.js";
 import { StatusMark, VerifiedMark } from "../../../../features/directory/status-mark.js";
+import type { DirectoryStatus } from "../../../../features/directory/view-model.js";
 import { WindowTable } from "../../../../features/directory/window-table.js";
 import { getRuntime } from "../../../../server/runtime.js";
 
@@ -71,7 +73,7 @@ export default async function EndpointPage(props: Props) {
             {detail.family} API · listed since {formatUtc(detail.createdAt)}
           </p>
           <div className="dir-marks">
-            <StatusMark status={status as "healthy" | "degraded" | "probation" | "dead"} />
+            <StatusMark status={status as DirectoryStatus} />
             {detail.operatorVerified ? <VerifiedMark /> : null}
           </div>
           <p className="small" data-testid="endpoint-operator">
@@ -112,6 +114,10 @@ export default async function EndpointPage(props: Props) {
         <div>
           <dt>Availability</dt>
           <dd>{formatUptime(main?.availability)}</dd>
+        </div>
+        <div>
+          <dt title="Share of probes answered with a fresh head (lagging or stale answers are not up)">Uptime</dt>
+          <dd>{formatUptime(main && main.window === "24h" ? uptime24h(main.components) : null)}</dd>
         </div>
         <div>
           <dt>Latency p50</dt>
