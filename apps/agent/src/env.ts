@@ -31,6 +31,9 @@ export const ENV_NAMES = {
   vantageConcurrency: "RPCPULSE_VANTAGE_CONCURRENCY",
   vantageRate: "RPCPULSE_VANTAGE_RATE",
   vantageAllowPrivate: "RPCPULSE_VANTAGE_ALLOW_PRIVATE",
+  metricsListen: "RPCPULSE_METRICS_LISTEN",
+  textfile: "RPCPULSE_TEXTFILE",
+  nodeMetricsUrl: "RPCPULSE_NODE_METRICS_URL",
 } as const satisfies Record<FieldName, string>;
 
 const optionalShape = Object.fromEntries(

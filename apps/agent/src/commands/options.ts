@@ -32,13 +32,17 @@ export const CONFIG_OPTIONS = {
   "vantage-concurrency": { type: "string" },
   "vantage-rate": { type: "string" },
   "vantage-allow-private": { type: "boolean" },
+  "metrics-listen": { type: "string" },
+  textfile: { type: "string" },
+  "node-metrics-url": { type: "string" },
 } as const satisfies ParseArgsConfig["options"];
 
 export const CONFIG_HELP = `Configuration (flags > RPCPULSE_* environment > --config file > defaults):
   --config <file>        JSON file; keys: family, rpcUrl, interval, ports, dataDirs, topN, dryRun, nodeId,
                          pid, processName, stateDir, ingestUrl, tokenFile, rpcTimeout, spoolMaxMb,
                          spoolMaxAge, logLevel, vantage, vantageRegion, vantageNetworks, directoryUrl,
-                         vantageInterval, vantageConcurrency, vantageRate, vantageAllowPrivate
+                         vantageInterval, vantageConcurrency, vantageRate, vantageAllowPrivate,
+                         metricsListen, textfile, nodeMetricsUrl
   --family <f>           hive | ethereum | substrate | sidecar                     RPCPULSE_FAMILY
   --rpc-url <url>        node endpoint (default per family, e.g. http://127.0.0.1:8091)  RPCPULSE_RPC_URL
   --interval <d>         collection interval, 10 | 10s | 500ms | 1m (default 10s)   RPCPULSE_INTERVAL
@@ -65,7 +69,15 @@ node's location; the results travel with the batches and rank endpoints per regi
   --vantage-interval <d> one round over the list this often (default 60s, min 10s)  RPCPULSE_VANTAGE_INTERVAL
   --vantage-concurrency <n> probes in flight, 1-16 (default 4)                      RPCPULSE_VANTAGE_CONCURRENCY
   --vantage-rate <n>     probe starts per second, 1-50 (default 5)                  RPCPULSE_VANTAGE_RATE
-  --vantage-allow-private  also probe loopback/private addresses (self-hosted lists) RPCPULSE_VANTAGE_ALLOW_PRIVATE`;
+  --vantage-allow-private  also probe loopback/private addresses (self-hosted lists) RPCPULSE_VANTAGE_ALLOW_PRIVATE
+
+Prometheus (off by default; run only for the first two):
+  --metrics-listen <addr> serve /metrics (Prometheus text, OpenMetrics on Accept), e.g.
+                         9465 or 127.0.0.1:9465 (a bare port binds 127.0.0.1)     RPCPULSE_METRICS_LISTEN
+  --textfile <file.prom> node_exporter textfile-collector file, rewritten atomically
+                         after each sample                                          RPCPULSE_TEXTFILE
+  --node-metrics-url <url> the node's own Prometheus endpoint (Geth --metrics, Substrate
+                         :9615/metrics, Nethermind) for peers, sync and finality    RPCPULSE_NODE_METRICS_URL`;
 
 const FLAG_TO_FIELD: Record<string, FieldName> = Object.fromEntries(
   (Object.entries(FLAG_NAMES) as [FieldName, string][]).map(([field, flag]) => [flag.slice(2), field]),

@@ -8,6 +8,7 @@ import { UsageError, type AgentConfig } from "../config/load.js";
 import { backoffDelayMs, postBatch } from "../push/sender.js";
 import { readOrCreateInstallId } from "../push/install-id.js";
 import { Spool } from "../push/spool.js";
+import { createPrometheusOutputs } from "../prometheus/prometheus-outputs.js";
 import { createVantageProber, type VantageProber } from "../vantage/vantage-prober.js";
 import { createSampler } from "./collect.js";
 import { CONFIG_HELP, CONFIG_OPTIONS, configFromFlags, parseCommandArgs } from "./options.js";
@@ -18,8 +19,11 @@ Collect a sample every --interval, write it as a gzip'd batch to the spool in --
 (fsync'd), and push the spool oldest-first to --ingest-url with the agent token. 429 and 503 with
 Retry-After wait that long (at most 1 h; batches kept); other 5xx, network errors and 401/403 back
 off exponentially with jitter (batches kept);
-other 4xx are logged and the batch dropped. SIGHUP re-reads the config file and the token file.
+other 4xx are logged and the batch dropped. SIGHUP re-reads the config file and the token file
+(the Prometheus settings below take effect on restart).
 With --dry-run, batches are printed to stdout and nothing is written or sent.
+--metrics-listen serves the newest sample at /metrics; --textfile rewrites a node_exporter
+textfile-collector file after each sample; --node-metrics-url reads the node's own metrics.
 
 ${CONFIG_HELP}`;
 
@@ -59,6 +63,11 @@ export async function runCommand(args: string[]): Promise<number> {
   let token = checkPushConfig(config);
   const log: Logger = createLogger({ name: "rpcpulse-agent", level: config.logLevel, destination: process.stderr });
   let sampler = createSampler(config);
+  const prometheus = await createPrometheusOutputs(config.prometheus, {
+    nodeId: config.nodeId,
+    timeoutMs: config.rpcTimeoutMs,
+    log,
+  });
   let vantage: VantageProber | null = config.vantage ? createVantageProber(config.vantage, log) : null;
   vantage?.start();
   const host = hostname().slice(0, 253) || "unknown";
@@ -213,6 +222,7 @@ export async function runCommand(args: string[]): Promise<number> {
       await sleep(config.intervalMs);
       continue;
     }
+    await prometheus.enrichSample(sample);
     if (sample.self && spool) {
       sample.self.spoolBacklog = spool.size;
       sample.self.spoolDropped = spool.dropped;
@@ -241,10 +251,14 @@ export async function runCommand(args: string[]): Promise<number> {
         );
       senderWake.fn?.();
     }
+    prometheus.publishSample(
+      sample,
+      spool ? { backlogBatches: spool.size, droppedBatches: spool.dropped, bytes: spool.totalBytes() } : null,
+    );
     if (stopping) break;
     await sleep(Math.max(0, config.intervalMs - (Date.now() - started)));
   }
-  await Promise.all([sender, vantage?.stop()]);
+  await Promise.all([sender, vantage?.stop(), prometheus.close()]);
   log.info("stopped");
   return 0;
 }

@@ -134,6 +134,31 @@ const networks = z.union([z.string(), z.array(z.string())]).transform((v, ctx) =
   return items;
 });
 
+const HOSTNAME =
+  /^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/;
+
+/**
+ * A listen address: `host:port`, `[ipv6]:port`, or a bare `port` / `:port`, which binds
+ * 127.0.0.1 (only an explicit address exposes the endpoint beyond this host).
+ */
+export const listenAddress = z.union([z.string(), z.number()]).transform((v, ctx) => {
+  const text = String(v).trim();
+  const m = /^(?:(\[[0-9A-Fa-f:.]+\]|[^:[\]]*):)?(\d{1,5})$/.exec(text);
+  const port = m ? Number(m[2]) : Number.NaN;
+  let host = m?.[1] ?? "";
+  if (host.startsWith("[")) host = host.slice(1, -1);
+  const hostOk =
+    host === "" || z.ipv4().safeParse(host).success || z.ipv6().safeParse(host).success || HOSTNAME.test(host);
+  if (!m || !hostOk || !Number.isInteger(port) || port < 1 || port > 65535) {
+    ctx.addIssue({
+      code: "custom",
+      message: `expected host:port, [ipv6]:port or a port (1-65535; a bare port binds 127.0.0.1), got ${JSON.stringify(v)}`,
+    });
+    return z.NEVER;
+  }
+  return { host: host === "" ? "127.0.0.1" : host, port };
+});
+
 export const fieldSchemas = {
   family: z.enum(API_FAMILIES, { error: `must be one of ${API_FAMILIES.join(", ")}` }),
   rpcUrl: httpUrl,
@@ -164,6 +189,9 @@ export const fieldSchemas = {
   vantageConcurrency: intIn(1, 16),
   vantageRate: intIn(1, 50),
   vantageAllowPrivate: bool,
+  metricsListen: listenAddress,
+  textfile: absolutePath.refine((p) => p.endsWith(".prom"), "must end in .prom (node_exporter reads only *.prom)"),
+  nodeMetricsUrl: httpUrl,
 };
 
 export type FieldName = keyof typeof fieldSchemas;

@@ -40,6 +40,9 @@ export const FLAG_NAMES: Record<FieldName, string> = {
   vantageConcurrency: "--vantage-concurrency",
   vantageRate: "--vantage-rate",
   vantageAllowPrivate: "--vantage-allow-private",
+  metricsListen: "--metrics-listen",
+  textfile: "--textfile",
+  nodeMetricsUrl: "--node-metrics-url",
 };
 
 /** Opt-in vantage probing of the public endpoint list (off unless --vantage). */
@@ -53,6 +56,16 @@ export interface VantageConfig {
   /** Probe starts per second, at most. */
   ratePerSecond: number;
   allowPrivate: boolean;
+}
+
+/** Prometheus interop (all off unless configured). */
+export interface PrometheusConfig {
+  /** Serve /metrics here; null = off. */
+  listen: { host: string; port: number } | null;
+  /** node_exporter textfile-collector file rewritten after each sample; null = off. */
+  textfile: string | null;
+  /** The node's own Prometheus endpoint, read each sample; null = off. */
+  nodeMetricsUrl: URL | null;
 }
 
 export interface AgentConfig {
@@ -76,6 +89,7 @@ export interface AgentConfig {
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   configPath: string | undefined;
   vantage: VantageConfig | null;
+  prometheus: PrometheusConfig;
 }
 
 export const DEFAULTS = {
@@ -160,6 +174,7 @@ export function resolveConfig(input: {
   const pid = pick("pid").value;
   const processName = pick("processName").value;
   const ingest = pick("ingestUrl").value;
+  const nodeMetricsUrl = pick("nodeMetricsUrl").value;
   return {
     vantage: resolveVantage(pick),
     family: family.value ?? null,
@@ -180,6 +195,11 @@ export function resolveConfig(input: {
     spoolMaxAgeMs: pick("spoolMaxAge").value ?? DEFAULTS.spoolMaxAgeMs,
     logLevel: pick("logLevel").value ?? DEFAULTS.logLevel,
     configPath,
+    prometheus: {
+      listen: pick("metricsListen").value ?? null,
+      textfile: pick("textfile").value ?? null,
+      nodeMetricsUrl: nodeMetricsUrl ? new URL(nodeMetricsUrl) : null,
+    },
   };
 }
 
