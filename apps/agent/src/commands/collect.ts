@@ -1,14 +1,16 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { agentSampleSchema } from "@rpcpulse/domain";
+import { agentSampleSchema, type AgentSample } from "@rpcpulse/domain";
 import { createChainAdapter } from "../chain/index.js";
 import type { AgentConfig } from "../config/load.js";
 import { Sampler } from "../collect/sampler.js";
+import { enrichSampleFromNodeMetrics } from "../prometheus/node-metrics.js";
 import { CONFIG_HELP, CONFIG_OPTIONS, configFromFlags, parseCommandArgs } from "./options.js";
 
 export const COLLECT_HELP = `rpcpulse-agent collect [--once] [options]
 
 Collect samples and print them to stdout as JSON in the wire format (one line per sample
-without --once, every --interval). Nothing is sent.
+without --once, every --interval). Nothing is sent. With --node-metrics-url, the node's own
+metrics fill what the RPC left out, as in run.
 
 ${CONFIG_HELP}`;
 
@@ -23,6 +25,15 @@ export function createSampler(config: AgentConfig): Sampler {
         ? createChainAdapter(config.family, { url: config.rpcUrl, timeoutMs: config.rpcTimeoutMs })
         : null,
   });
+}
+
+/** Fill peers/finality/syncing from the node's own metrics when configured (never throws). */
+async function collectWithNodeMetrics(sampler: Sampler, config: AgentConfig): Promise<AgentSample> {
+  const sample = await sampler.collect();
+  const url = config.prometheus.nodeMetricsUrl;
+  if (!url) return sample;
+  await enrichSampleFromNodeMetrics(sample, url, config.rpcTimeoutMs);
+  return sample;
 }
 
 export async function collectCommand(args: string[], out: NodeJS.WritableStream): Promise<number> {
@@ -40,7 +51,7 @@ export async function collectCommand(args: string[], out: NodeJS.WritableStream)
   if (values.once) {
     // Two readings a short moment apart would give CPU and counter deltas; one --once sample
     // reports them as null, exactly like the first sample of a running agent.
-    const sample = agentSampleSchema.parse(await sampler.collect());
+    const sample = agentSampleSchema.parse(await collectWithNodeMetrics(sampler, config));
     out.write(`${JSON.stringify(sample, null, 2)}\n`);
     return 0;
   }
@@ -49,7 +60,7 @@ export async function collectCommand(args: string[], out: NodeJS.WritableStream)
   // CPU and several MB of RSS to a process that must stay under 1 % of a core and 64 MB.
   for (;;) {
     const started = Date.now();
-    const sample = await sampler.collect();
+    const sample = await collectWithNodeMetrics(sampler, config);
     out.write(`${JSON.stringify(sample)}\n`);
     await sleep(Math.max(0, config.intervalMs - (Date.now() - started)));
   }

@@ -71,7 +71,7 @@ node's location; the results travel with the batches and rank endpoints per regi
   --vantage-rate <n>     probe starts per second, 1-50 (default 5)                  RPCPULSE_VANTAGE_RATE
   --vantage-allow-private  also probe loopback/private addresses (self-hosted lists) RPCPULSE_VANTAGE_ALLOW_PRIVATE
 
-Prometheus (off by default; run only for the first two):
+Prometheus (off by default; --metrics-listen and --textfile are used by run only):
   --metrics-listen <addr> serve /metrics (Prometheus text, OpenMetrics on Accept), e.g.
                          9465 or 127.0.0.1:9465 (a bare port binds 127.0.0.1)     RPCPULSE_METRICS_LISTEN
   --textfile <file.prom> node_exporter textfile-collector file, rewritten atomically

@@ -1,4 +1,4 @@
-import type { ChainGroup } from "@rpcpulse/domain";
+import type { AgentSample, ChainGroup } from "@rpcpulse/domain";
 
 /**
  * Reads the node's own Prometheus endpoint (opt-in, --node-metrics-url) for what the RPC does not
@@ -171,4 +171,17 @@ export function fillChainFromNodeMetrics(chain: ChainGroup, reading: NodeMetrics
     finalizedBlock: chain.finalizedBlock ?? finalized,
     syncing: chain.syncing ?? reading.syncing,
   };
+}
+
+/** Read the node's metrics and fill the sample in place; a failure becomes an entry in its errors. */
+export async function enrichSampleFromNodeMetrics(
+  sample: AgentSample,
+  url: URL,
+  timeoutMs: number,
+): Promise<NodeMetricsReading> {
+  const reading = await fetchNodeMetrics(url, timeoutMs);
+  if (sample.chain) sample.chain = fillChainFromNodeMetrics(sample.chain, reading);
+  if (reading.error && sample.errors.length < 32)
+    sample.errors.push({ group: "chain", message: reading.error.slice(0, 512) });
+  return reading;
 }

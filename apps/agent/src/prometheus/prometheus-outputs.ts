@@ -3,7 +3,7 @@ import type { AgentSample } from "@rpcpulse/domain";
 import { UsageError, type PrometheusConfig } from "../config/load.js";
 import { buildMetricFamilies, type MetricContext, type MetricFamily } from "./metric-families.js";
 import { startMetricsServer, type MetricsServer } from "./metrics-server.js";
-import { fetchNodeMetrics, fillChainFromNodeMetrics, type NodeMetricsReading } from "./node-metrics.js";
+import { enrichSampleFromNodeMetrics, type NodeMetricsReading } from "./node-metrics.js";
 import { renderPrometheusText } from "./render-exposition.js";
 import { writeTextfileAtomically } from "./write-textfile.js";
 
@@ -36,10 +36,7 @@ export async function createPrometheusOutputs(
   return {
     async enrichSample(sample) {
       if (!config.nodeMetricsUrl) return;
-      nodeReading = await fetchNodeMetrics(config.nodeMetricsUrl, options.timeoutMs);
-      if (sample.chain) sample.chain = fillChainFromNodeMetrics(sample.chain, nodeReading);
-      if (nodeReading.error && sample.errors.length < 32)
-        sample.errors.push({ group: "chain", message: nodeReading.error.slice(0, 512) });
+      nodeReading = await enrichSampleFromNodeMetrics(sample, config.nodeMetricsUrl, options.timeoutMs);
     },
     publishSample(sample, spool) {
       if (!server && !config.textfile) return;
