@@ -1,6 +1,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { parsePrometheusSamples, readNodeMetrics } from "../src/prometheus/node-metrics.js";
+import { once } from "node:events";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { fetchNodeMetrics, parsePrometheusSamples, readNodeMetrics } from "../src/prometheus/node-metrics.js";
 import { GETH_METRICS, SUBSTRATE_METRICS } from "./support/prometheus-fixtures.js";
 
 test("text parser: labels with escapes, timestamps, +Inf, comments and malformed lines", () => {
@@ -52,4 +55,32 @@ test("per client: Substrate, Geth and Nethermind names; unknown text reads as no
     syncing: null,
   });
   assert.equal(readNodeMetrics(parsePrometheusSamples("go_goroutines 12\n")).client, null);
+});
+
+test("node metrics endpoint answering 500, a body over 8 MiB or unknown text: an error string, never a throw", async () => {
+  const server = http.createServer((req, res) => {
+    if (req.url === "/broken") res.writeHead(500).end("boom");
+    else if (req.url === "/huge") {
+      res.writeHead(200); // chunked, no content-length: the bound applies while reading
+      const line = Buffer.from("# padding\n".repeat(100_000));
+      for (let i = 0; i < 9; i++) res.write(line);
+      res.end();
+    } else res.writeHead(200).end("go_goroutines 12\n");
+  });
+  server.listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  try {
+    const broken = await fetchNodeMetrics(new URL(`${base}/broken`), 2000);
+    assert.deepEqual([broken.ok, broken.error], [false, `node metrics ${base}/broken: HTTP 500`]);
+    const huge = await fetchNodeMetrics(new URL(`${base}/huge`), 5000);
+    assert.deepEqual([huge.ok, huge.error], [false, `node metrics ${base}/huge: body over 8388608 bytes`]);
+    const unknown = await fetchNodeMetrics(new URL(`${base}/metrics`), 2000);
+    assert.equal(unknown.ok, true);
+    assert.equal(unknown.client, null);
+    assert.match(unknown.error ?? "", /no known Substrate, Geth or Nethermind metric/);
+  } finally {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  }
 });

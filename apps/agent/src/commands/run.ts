@@ -103,6 +103,8 @@ export async function runCommand(args: string[]): Promise<number> {
       const next = configFromFlags(values);
       const nextToken = checkPushConfig(next);
       const vantageChanged = JSON.stringify(next.vantage) !== JSON.stringify(config.vantage);
+      if (JSON.stringify(next.prometheus) !== JSON.stringify(config.prometheus) || next.nodeId !== config.nodeId)
+        log.warn("SIGHUP: the Prometheus settings and node id in /metrics change on restart only");
       config = next;
       token = nextToken;
       sampler = createSampler(config);

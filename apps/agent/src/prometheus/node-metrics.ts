@@ -130,6 +130,29 @@ export function readNodeMetrics(samples: ParsedSample[]): Omit<NodeMetricsReadin
 
 const MAX_BODY_BYTES = 8 * 1024 * 1024;
 
+/** The body as text, or null (and the stream cancelled) past `limit` bytes. */
+async function readBounded(res: Response, limit: number): Promise<string | null> {
+  if (Number(res.headers.get("content-length") ?? "0") > limit) {
+    await res.body?.cancel();
+    return null;
+  }
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString("utf8");
+}
+
 /** GET the endpoint and read it; never throws (a down endpoint gives ok: false and the error). */
 export async function fetchNodeMetrics(url: URL, timeoutMs: number): Promise<NodeMetricsReading> {
   const empty = { client: null, peers: null, bestBlock: null, finalizedBlock: null, syncTarget: null, syncing: null };
@@ -142,12 +165,10 @@ export async function fetchNodeMetrics(url: URL, timeoutMs: number): Promise<Nod
       await res.body?.cancel();
       return { ...empty, ok: false, error: `node metrics ${url.href}: HTTP ${res.status}` };
     }
-    const length = Number(res.headers.get("content-length") ?? "0");
-    if (length > MAX_BODY_BYTES) {
-      await res.body?.cancel();
+    const text = await readBounded(res, MAX_BODY_BYTES);
+    if (text === null)
       return { ...empty, ok: false, error: `node metrics ${url.href}: body over ${MAX_BODY_BYTES} bytes` };
-    }
-    const reading = readNodeMetrics(parsePrometheusSamples(await res.text()));
+    const reading = readNodeMetrics(parsePrometheusSamples(text));
     return {
       ...reading,
       ok: true,
