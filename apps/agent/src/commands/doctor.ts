@@ -16,6 +16,7 @@ import {
   checkSocketTables,
   type Check,
 } from "../doctor/host-checks.js";
+import { checkPrometheus } from "../doctor/prometheus-checks.js";
 import { checkIngest, checkRpc, checkStateDir, checkToken } from "../doctor/push-checks.js";
 import { describeIdentity, readServiceIdentity } from "../doctor/unit-settings.js";
 import { CONFIG_HELP, CONFIG_OPTIONS, parseCommandArgs, resolveConfigFromFlags } from "./options.js";
@@ -131,6 +132,7 @@ export async function doctorCommand(args: string[], out: NodeJS.WritableStream):
   const { check: tokenCheck, token } = checkToken(config);
   checks.push(tokenCheck, checkStateDir(config.stateDir));
   if (!values.offline) checks.push(await checkRpc(config), ...(await checkIngest(config, token)));
+  checks.push(...(await checkPrometheus(config, service, { offline: values.offline === true })));
 
   out.write(`${values.json ? JSON.stringify({ header, checks }, null, 2) : formatReport(header, checks)}\n`);
   return checks.some((c) => c.status === "fail") ? 1 : 0;
