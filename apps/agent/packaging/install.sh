@@ -11,6 +11,10 @@
 # only --token it rotates that node's token; without any node option it upgrades the binary and unit
 # and restarts the running instances. --uninstall removes everything (or one node with --name).
 # --prefix DIR writes everything under DIR and runs no systemctl (for packaging and tests).
+# The whole script is one brace group: sh reads all of it before running any of it, so a piped
+# download that is cut short runs nothing, and an early exit (--uninstall) never closes the pipe
+# while curl is still writing (curl: (23) Failed writing body).
+{
 set -eu
 
 BASE_URL='__RPCPULSE_BASE_URL__'
@@ -401,3 +405,4 @@ if [ "$NODE_CHANGE" = true ]; then
   say "  status:  systemctl status $INSTANCE      logs: journalctl -u $INSTANCE -f"
   say "  checks:  ${BIN#"$PREFIX"} doctor --name $NAME   (what this host lets the agent read, and fixes)"
 fi
+}
