@@ -19,6 +19,15 @@ import { deleteKeys, freePort, PrivateRedis, SHARED_REDIS_URL, uniquePrefix } fr
 
 const log = createLogger({ name: "worker-test", level: "silent" });
 
+/** `promise`, or a rejection naming `what` after `ms`. */
+function within<T>(ms: number, what: string, promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms waiting for ${what}`)), ms);
+  });
+  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
+}
+
 function waitForJob(worker: Worker, jobId: string, event: "completed" | "failed", timeoutMs = 10_000): Promise<Job> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`job ${jobId} not ${event} within ${timeoutMs} ms`)), timeoutMs);
@@ -188,13 +197,14 @@ describe("surviving a Redis restart (private redis-server, AOF on)", () => {
       assert.notEqual(redis.status, "ready");
       await new Promise((r) => setTimeout(r, 500));
       await server.start();
-      if (redis.status !== "ready") await once(redis, "ready");
+      if (redis.status !== "ready") await within(15_000, "the client to reconnect", once(redis, "ready"));
       await waitForJob(worker, second.jobId, "completed", 15_000);
       assert.deepEqual(processed, [first.jobId, second.jobId]);
     } finally {
-      await worker.close();
+      // Bounded: if Redis did not come back (its port taken meanwhile), fail instead of waiting forever.
+      await within(10_000, "the worker to close", worker.close()).catch(() => worker.close(true));
       await closeQueues(redis);
-      await redis.quit();
+      redis.disconnect();
     }
   });
 });
