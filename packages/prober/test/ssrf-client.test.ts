@@ -184,3 +184,14 @@ describe("safe HTTP client", () => {
     }
   });
 });
+
+it("toProbeError keeps the reason of a ProbeError from another copy of the module", async () => {
+  const { toProbeError } = await import("../src/index.js");
+  const foreign = Object.assign(new Error("address 127.0.0.1 is loopback"), {
+    name: "ProbeError",
+    reason: "ssrf_blocked",
+  });
+  assert.equal(toProbeError(foreign).reason, "ssrf_blocked");
+  const bogus = Object.assign(new Error("x"), { name: "ProbeError", reason: "made-up" });
+  assert.notEqual(toProbeError(bogus).reason, "made-up");
+});

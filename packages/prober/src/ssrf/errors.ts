@@ -62,6 +62,16 @@ const CONNECT_CODES = new Set([
 /** Maps any error thrown while talking to a target onto a ProbeError (idempotent). */
 export function toProbeError(err: unknown): ProbeError {
   if (err instanceof ProbeError) return err;
+  // A ProbeError from another copy of this module (a bundler may load the prober twice, as Next.js
+  // does for route handlers and server actions) fails instanceof but keeps its name and reason.
+  const shaped = err as { name?: unknown; reason?: unknown; message?: unknown } | null;
+  if (
+    shaped?.name === "ProbeError" &&
+    typeof shaped.message === "string" &&
+    (PROBE_ERROR_REASONS as readonly unknown[]).includes(shaped.reason)
+  ) {
+    return new ProbeError(shaped.reason as ProbeErrorReason, shaped.message, { cause: err });
+  }
   const e = err as { code?: unknown; message?: unknown } | null;
   const code = typeof e?.code === "string" ? e.code : "";
   const message = typeof e?.message === "string" ? e.message : String(err);
