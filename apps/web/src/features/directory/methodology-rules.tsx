@@ -65,6 +65,19 @@ export function HeadSection() {
         the probe order (random in every round) cannot matter. Where no stored decision exists, the same consensus is
         computed from the server probes of the probe&apos;s round.
       </p>
+      <p>
+        A head may not run ahead of the previous decision by more than the elapsed time allows (one block per interval)
+        plus a tolerance of max(2 blocks, 30 s of blocks); a source beyond that is set aside as runaway. With fewer than
+        two endpoints counting, organizations vote with their nodes, each organization once, so a head always needs two
+        independent parties. Agent vantage probes never vote.
+      </p>
+      <p>
+        The same head measures operators&apos; nodes: a node&apos;s lag is the higher of the consensus head and its own
+        organization&apos;s other nodes of that network, projected to the sample&apos;s time, minus the node&apos;s
+        head. Another organization&apos;s node never changes it; a node alone on a network without a consensus shows lag
+        unknown, never 0. Finality lag is head minus the finalized block (GRANDPA finalized head on Polkadot, the{" "}
+        <span className="mono">finalized</span> block tag on Ethereum, the last irreversible block on Hive and Steem).
+      </p>
       <p>Example: one round on a 3-second chain, computed by the function the ranking uses.</p>
       <div className="table-scroll">
         <table className="data compact">
