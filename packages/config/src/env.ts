@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { resolveFileVariables } from "./env-files.js";
 import { AppError } from "./errors.js";
 
 /**
@@ -10,9 +11,15 @@ export const databaseEnv = {
     .string()
     .url()
     .refine((v) => v.startsWith("postgres://") || v.startsWith("postgresql://"), "must be a postgres:// URL")
-    .default("postgresql://postgres@127.0.0.1:5432/rpcpulse"),
+    .default("postgresql://postgres@127.0.0.1:5432/rpcpulse")
+    .describe(
+      "PostgreSQL connection URL (postgres:// or postgresql://); holds the password, so prefer DATABASE_URL_FILE.",
+    ),
   /** auto: TimescaleDB when the extension is available, else plain PostgreSQL. */
-  STORAGE_MODE: z.enum(["auto", "timescale", "plain"]).default("auto"),
+  STORAGE_MODE: z
+    .enum(["auto", "timescale", "plain"])
+    .default("auto")
+    .describe("auto: TimescaleDB when the extension is available, else plain PostgreSQL (decided on first migration)."),
 };
 
 export const redisEnv = {
@@ -20,25 +27,37 @@ export const redisEnv = {
     .string()
     .url()
     .refine((v) => v.startsWith("redis://") || v.startsWith("rediss://"), "must be a redis:// URL")
-    .default("redis://127.0.0.1:6379"),
+    .default("redis://127.0.0.1:6379")
+    .describe("Redis URL (redis:// or rediss://) for the BullMQ queues, rate limits and caches."),
   /** Key prefix so several installs (or test runs) can share one Redis. */
   QUEUE_PREFIX: z
     .string()
     .regex(/^[a-z0-9:_-]+$/i)
-    .default("rpcpulse"),
+    .default("rpcpulse")
+    .describe("Redis key prefix, so several installs (or test runs) can share one Redis."),
 };
 
 export const loggingEnv = {
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
-  LOG_FORMAT: z.enum(["json", "pretty"]).default("json"),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])
+    .default("info")
+    .describe("Minimum level written to the log."),
+  LOG_FORMAT: z
+    .enum(["json", "pretty"])
+    .default("json")
+    .describe("json: one JSON object per line (production); pretty: human-readable (development)."),
 };
 
 export const runtimeEnv = {
-  NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+  NODE_ENV: z
+    .enum(["development", "production", "test"])
+    .default("development")
+    .describe("production makes secrets (BETTER_AUTH_SECRET, SECRETS_ENCRYPTION_KEY) mandatory."),
   /** Demo mode seeds a demo account and fleet; never enable it on a real deployment. */
   DEMO_MODE: z
     .enum(["true", "false", "1", "0"])
     .default("false")
+    .describe("Seed a demo account and fleet; never enable it on a real deployment.")
     .transform((v) => v === "true" || v === "1"),
 };
 
@@ -48,14 +67,30 @@ export const runtimeEnv = {
  * development and demo mode a key is derived from DATABASE_URL when it is not set.
  */
 export const secretsEnv = {
-  SECRETS_ENCRYPTION_KEY: z.string().min(32, "must be at least 32 characters").optional(),
+  SECRETS_ENCRYPTION_KEY: z
+    .string()
+    .min(32, "must be at least 32 characters")
+    .optional()
+    .describe(
+      "Encrypts stored notification channel secrets; web and worker must share it. Required in production (32+ characters).",
+    ),
 };
 
-/** Parse `source` against `shape`; throws AppError("CONFIG") naming each bad variable. */
+/**
+ * Parse `source` against `shape` (after resolving X_FILE variables); throws AppError("CONFIG")
+ * naming each bad variable. The message never contains a value.
+ */
 export function parseEnv<S extends z.ZodRawShape>(
   shape: S,
   source: Record<string, string | undefined>,
 ): z.infer<z.ZodObject<S>> {
+  const files = resolveFileVariables(shape, source);
+  if (files.problems.length > 0) {
+    throw new AppError("CONFIG", `Invalid environment:\n  ${files.problems.join("\n  ")}`, {
+      details: { variables: files.problems.map((p) => p.slice(0, p.indexOf(":"))) },
+    });
+  }
+  source = files.values;
   const result = z.object(shape).safeParse(source);
   if (result.success) return result.data;
   const problems = result.error.issues.map((issue) => {

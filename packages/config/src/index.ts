@@ -2,3 +2,4 @@ export * from "./errors.js";
 export * from "./env.js";
 export * from "./logger.js";
 export * from "./version.js";
+export * from "./env-files.js";
