@@ -1,6 +1,11 @@
 import { z } from "zod";
 import { AppError } from "@rpcpulse/config";
 import { API_FAMILIES, CHAINS, findNetwork, NETWORKS } from "@rpcpulse/domain";
+import { HIVE_FLAVOR, STEEM_FLAVOR } from "./families/hive-assets.js";
+
+function witnessesOf(chain: "hive" | "steem"): readonly string[] {
+  return chain === "hive" ? HIVE_FLAVOR.witnesses : STEEM_FLAVOR.witnesses;
+}
 
 /** Schema of a simnet config file (JSON) and of the node list the CLI flags build. */
 export const latencySchema = z.discriminatedUnion("kind", [
@@ -96,6 +101,25 @@ const nodeSchema = z
     }
   });
 
+/** A Hive/Steem witness whose trouble the demo shows (families/hive-witnesses.ts). */
+const witnessSchema = z
+  .object({
+    network: z.string(),
+    account: z.string().min(1).max(16),
+    missEveryMinutes: z.number().positive().optional(),
+    feedStaleHours: z.number().min(0).optional(),
+    runningVersion: z
+      .string()
+      .regex(/^\d+\.\d+\.\d+$/)
+      .optional(),
+    hardforkVote: z
+      .string()
+      .regex(/^\d+\.\d+\.\d+$/)
+      .optional(),
+    disabled: z.boolean().optional(),
+  })
+  .strict();
+
 export const simnetConfigSchema = z
   .object({
     /** Seeds every derived hash and every random draw. */
@@ -107,6 +131,7 @@ export const simnetConfigSchema = z
     /** Interval at which WebSocket subscriptions look for new heads (real time). */
     headPollMs: z.number().int().positive().default(250),
     nodes: z.array(nodeSchema).min(1, "at least one node"),
+    witnesses: z.array(witnessSchema).default([]),
   })
   .strict()
   .superRefine((cfg, ctx) => {
@@ -120,6 +145,22 @@ export const simnetConfigSchema = z
         ctx.addIssue({ code: "custom", path: ["nodes", i, "port"], message: `port ${node.port} used twice` });
       }
       ports.add(node.port);
+    });
+    cfg.witnesses.forEach((w, i) => {
+      const chain = findNetwork(w.network)?.chain;
+      if (chain !== "hive" && chain !== "steem") {
+        ctx.addIssue({
+          code: "custom",
+          path: ["witnesses", i, "network"],
+          message: "witnesses exist on hive/steem only",
+        });
+      } else if (!witnessesOf(chain).includes(w.account)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["witnesses", i, "account"],
+          message: `not a scheduled witness of ${w.network}; known: ${witnessesOf(chain).join(", ")}`,
+        });
+      }
     });
     for (const slug of Object.keys(cfg.networks)) {
       if (!findNetwork(slug)) ctx.addIssue({ code: "custom", path: ["networks", slug], message: "unknown network" });

@@ -8,6 +8,7 @@ import { SubstrateFamily } from "./families/substrate.js";
 import { loadRuntimeSnapshot, type RuntimeSnapshot } from "./families/substrate-runtime.js";
 import type { Family } from "./families/types.js";
 import type { LatencySpec } from "./latency.js";
+import { witnessBookOf, type WitnessBook } from "./families/hive-witnesses.js";
 import { ChainNetwork } from "./network.js";
 import { startNodeServer } from "./server.js";
 import { SimNode } from "./sim-node.js";
@@ -24,6 +25,7 @@ export {
 } from "./config.js";
 export type { LatencySpec } from "./latency.js";
 export { ChainNetwork } from "./network.js";
+export { NULL_SIGNING_KEY, type WitnessBook } from "./families/hive-witnesses.js";
 
 /** A running simulated node: where to reach it and the knobs to turn while it runs. */
 export interface SimnetNodeHandle {
@@ -54,6 +56,8 @@ export interface Simnet {
   networks: Map<string, ChainNetwork>;
   /** The node called `name`; throws when there is none. */
   node(name: string): SimnetNodeHandle;
+  /** Witness state of a Hive/Steem network of this simnet (miss a slot, age a feed, change a key). */
+  witnesses(network: string): WitnessBook;
   close(): Promise<void>;
 }
 
@@ -133,10 +137,20 @@ export async function startSimnet(
     await Promise.all(handles.map((h) => h.close()));
     throw error;
   }
+  for (const w of config.witnesses) {
+    const network = networks.get(w.network);
+    if (network) witnessBookOf(network).configure(w);
+  }
   return {
     config,
     nodes: handles,
     networks,
+    witnesses(slug) {
+      const network = networks.get(slug);
+      if (!network || (network.info.chain !== "hive" && network.info.chain !== "steem"))
+        throw new Error(`no hive/steem network ${slug} in this simnet`);
+      return witnessBookOf(network);
+    },
     node(name) {
       const found = handles.find((h) => h.name === name);
       if (!found) throw new Error(`no simnet node named ${name}`);

@@ -19,6 +19,7 @@ import {
   RANKED_SORTS,
   toNaiOperation,
 } from "./hive-content.js";
+import { witnessBookOf, type WitnessBook } from "./hive-witnesses.js";
 import type { CallContext, JsonRpcFamily } from "./types.js";
 
 /** Hive (hived 1.27) and Steem (steemd 0.23) JSON-RPC, including the `call` form. */
@@ -154,9 +155,11 @@ export class HiveFamily implements JsonRpcFamily {
   readonly flavor: HiveFlavor;
   readonly network: ChainNetwork;
   readonly libLagBlocks: number;
+  readonly witnesses: WitnessBook;
 
   constructor(network: ChainNetwork, libLagBlocks?: number) {
     this.network = network;
+    this.witnesses = witnessBookOf(network);
     this.flavor = network.info.chain === "steem" ? STEEM_FLAVOR : HIVE_FLAVOR;
     this.libLagBlocks = libLagBlocks ?? 15 + deriveInt(6, network.seed, network.slug, "lib-lag");
   }
@@ -227,6 +230,26 @@ export class HiveFamily implements JsonRpcFamily {
         );
         return { history };
       }
+      case "condenser_api.get_witness_by_account": {
+        const [account] = condenserArgs(params, 1, method);
+        return this.witnesses.witness(String(account), head, "legacy");
+      }
+      case "database_api.find_witnesses": {
+        const owners = namedArgs(params, method).owners ?? [];
+        if (!Array.isArray(owners) || owners.some((o) => typeof o !== "string"))
+          throw castError("string_type", "array_type", method);
+        if (owners.length > 1000)
+          throw assertError("owners.size() <= limit: owners too large", {}, method, "database_api.cpp");
+        return {
+          witnesses: (owners as string[]).flatMap((o) => this.witnesses.witness(o, head, "nai") ?? []),
+        };
+      }
+      case "condenser_api.get_witness_schedule":
+        condenserArgs(params, 0, method);
+        return this.witnesses.schedule(head, "legacy");
+      case "database_api.get_witness_schedule":
+        namedArgs(params, method);
+        return this.witnesses.schedule(head, "nai");
       case "bridge.get_ranked_posts":
         return this.#rankedPosts(params, head);
       default:
@@ -332,17 +355,13 @@ export class HiveFamily implements JsonRpcFamily {
     return {
       previous: hiveBlockId(this.network, num - 1),
       timestamp: formatHiveTime(this.network.timeOfHeight(num)),
-      witness: this.flavor.witnesses[num % this.flavor.witnesses.length],
+      witness: this.witnesses.producerOf(num),
       transaction_merkle_root: ids.length === 0 ? "0".repeat(40) : this.network.blockHex(num, "merkle", 20).slice(2),
       extensions: [],
       witness_signature: deriveSignature(this.network.seed, "block", num),
       transactions,
       block_id: hiveBlockId(this.network, num),
-      signing_key: derivePublicKey(
-        this.network.seed,
-        this.flavor.witnesses[num % this.flavor.witnesses.length] ?? "",
-        "signing",
-      ),
+      signing_key: derivePublicKey(this.network.seed, this.witnesses.producerOf(num), "signing"),
       transaction_ids: ids,
     };
   }
