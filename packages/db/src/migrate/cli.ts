@@ -6,18 +6,19 @@
  */
 import { writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { createLogger, databaseEnv, loadEnvOrExit, loggingEnv } from "@rpcpulse/config";
+import { createLogger, loadEnvOrExit } from "@rpcpulse/config";
 import pg from "pg";
 import { createPrismaClient } from "../client.js";
 import { seedCatalog } from "../seed/seed-catalog.js";
 import { seedPublicEndpoints } from "../seed/public-endpoints.js";
 import { checkSchemaAgreement } from "./check-schema.js";
 import { ensureDatabase, parseDatabaseUrl } from "./ensure-database.js";
+import { migrateEnvShape } from "./migrate-env.js";
 import { renderPrismaSchemaSql, REPO_DIR } from "./prisma-diff.js";
 import { runMigrations } from "./run-migrations.js";
 
 const command = process.argv[2] ?? "migrate";
-const env = loadEnvOrExit({ ...databaseEnv, ...loggingEnv }, `rpcpulse-db ${command}`);
+const env = loadEnvOrExit(migrateEnvShape, `rpcpulse-db ${command}`);
 const log = createLogger({ name: "db", level: env.LOG_LEVEL, format: env.LOG_FORMAT });
 
 async function migrate(): Promise<void> {
@@ -28,6 +29,7 @@ async function migrate(): Promise<void> {
   try {
     const report = await runMigrations(client, {
       mode: env.STORAGE_MODE,
+      dir: env.MIGRATIONS_DIR,
       log: (message, fields) => log.info(fields ?? {}, message),
     });
     const prisma = createPrismaClient(env.DATABASE_URL);
