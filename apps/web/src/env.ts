@@ -1,6 +1,14 @@
 import { createHash } from "node:crypto";
 import { z } from "zod";
-import { databaseEnv, loadEnvOrExit, loggingEnv, redisEnv, runtimeEnv, secretsEnv } from "@rpcpulse/config";
+import {
+  databaseEnv,
+  databaseReadEnv,
+  loadEnvOrExit,
+  loggingEnv,
+  redisEnv,
+  runtimeEnv,
+  secretsEnv,
+} from "@rpcpulse/config";
 
 /**
  * The web app's environment: one schema, parsed once at start (instrumentation.ts) and on first
@@ -8,6 +16,7 @@ import { databaseEnv, loadEnvOrExit, loggingEnv, redisEnv, runtimeEnv, secretsEn
  */
 export const webEnvShape = {
   ...databaseEnv,
+  ...databaseReadEnv,
   ...redisEnv,
   ...loggingEnv,
   ...runtimeEnv,

@@ -22,6 +22,34 @@ export const databaseEnv = {
     .describe("auto: TimescaleDB when the extension is available, else plain PostgreSQL (decided on first migration)."),
 };
 
+/**
+ * Optional read replica (PostgreSQL streaming replication). Dashboards, the public directory API
+ * and status pages read from it while it is reachable and within the lag bounds; writes and
+ * read-your-writes paths (right after a mutation, auth, ingest) stay on DATABASE_URL. A replica that
+ * is down or behind past either bound is set aside (reads go to the primary, health says degraded)
+ * until a later check finds it back within bounds.
+ */
+export const databaseReadEnv = {
+  DATABASE_READ_URL: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .url()
+      .refine((v) => v.startsWith("postgres://") || v.startsWith("postgresql://"), "must be a postgres:// URL")
+      .optional(),
+  ),
+  /** Replay lag (now() - pg_last_xact_replay_timestamp() while WAL waits to be replayed) past this: reads go to the primary. */
+  DATABASE_READ_MAX_LAG_MS: z.coerce.number().int().min(0).max(3_600_000).default(10_000),
+  /** WAL bytes the replica has not replayed yet (primary's current LSN minus its replay LSN) past this: same. */
+  DATABASE_READ_MAX_LAG_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(64 * 1024 * 1024),
+  /** How often the replica's reachability and lag are checked. */
+  DATABASE_READ_CHECK_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+};
+
 export const redisEnv = {
   REDIS_URL: z
     .string()

@@ -35,3 +35,6 @@ export * from "./advisor/index.js";
 export * from "./seed/public-endpoints.js";
 export * from "./status/index.js";
 export * from "./alerting/index.js";
+export * from "./replica/read-database.js";
+export * from "./replica/replica-lag.js";
+export * from "./producers/index.js";

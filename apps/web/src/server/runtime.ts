@@ -1,6 +1,13 @@
 import { createAuth, type Auth } from "@rpcpulse/auth";
 import { createLogger, type Logger } from "@rpcpulse/config";
-import { createPrismaClient, createSqlPool, type PrismaClient, type SqlPool } from "@rpcpulse/db";
+import {
+  createPrismaClient,
+  createReadDatabase,
+  createSqlPool,
+  type PrismaClient,
+  type ReadDatabase,
+  type SqlPool,
+} from "@rpcpulse/db";
 import { createRedisConnection } from "@rpcpulse/queue";
 import type { Redis } from "ioredis";
 import { getEnv, type WebEnv } from "../env.js";
@@ -14,6 +21,12 @@ interface Runtime {
   redis: Redis;
   /** Small pool for the raw-SQL functions of @rpcpulse/db (storage mode, time series). */
   sql: SqlPool;
+  /**
+   * Reads that may lag a little (dashboards, the public directory API, status pages): the replica
+   * (DATABASE_READ_URL) while it is healthy, else the primary. Writes, auth and reads right after a
+   * mutation use `prisma`/`sql` (the primary).
+   */
+  reads: ReadDatabase;
 }
 
 const holder = globalThis as typeof globalThis & { __rpcpulseWebRuntime?: Runtime };
@@ -38,6 +51,17 @@ export function getRuntime(): Runtime {
     connectionTimeoutMillis: 2_000,
     onError: (error) => logger.warn({ err: error.message }, "postgres pool error"),
   });
-  holder.__rpcpulseWebRuntime = { env, logger, prisma, auth, redis, sql };
+  const reads = createReadDatabase(
+    { prisma, sql },
+    {
+      url: env.DATABASE_READ_URL,
+      maxLagMs: env.DATABASE_READ_MAX_LAG_MS,
+      maxLagBytes: env.DATABASE_READ_MAX_LAG_BYTES,
+      checkIntervalMs: env.DATABASE_READ_CHECK_INTERVAL_MS,
+      onChange: (status) =>
+        logger.warn(status, status.serving === "replica" ? "reads back on the replica" : "reads on the primary"),
+    },
+  );
+  holder.__rpcpulseWebRuntime = { env, logger, prisma, auth, redis, sql, reads };
   return holder.__rpcpulseWebRuntime;
 }

@@ -1,5 +1,11 @@
 import { RPCPULSE_VERSION } from "@rpcpulse/config";
-import { getStorageMode, listRecentWorkerHeartbeats, type PrismaClient, type SqlClient } from "@rpcpulse/db";
+import {
+  getStorageMode,
+  listRecentWorkerHeartbeats,
+  type PrismaClient,
+  type ReadReplicaStatus,
+  type SqlClient,
+} from "@rpcpulse/db";
 import { z } from "zod";
 import { timed, withTimeout } from "./with-timeout.js";
 
@@ -13,6 +19,15 @@ export const HealthReport = z.object({
     error: z.string().optional(),
   }),
   redis: z.object({ ok: z.boolean(), latencyMs: z.number(), error: z.string().optional() }),
+  /** The read replica (DATABASE_READ_URL): where reads go now and how far it is behind. */
+  replica: z.object({
+    configured: z.boolean(),
+    serving: z.enum(["replica", "primary"]),
+    lagMs: z.number().nullable(),
+    lagBytes: z.number().nullable(),
+    checkedAt: z.string().nullable(),
+    reason: z.string().optional(),
+  }),
   workers: z.array(
     z.object({
       id: z.string(),
@@ -30,6 +45,8 @@ export interface HealthDeps {
   prisma: PrismaClient;
   /** true when Redis answered PING. */
   pingRedis: () => Promise<boolean>;
+  /** The read side's state (createReadDatabase); absent = no replica configured. */
+  readReplica?: () => ReadReplicaStatus;
   /** Deadline per check; the whole report takes at most about this long (checks run in parallel). */
   timeoutMs?: number;
   now?: () => Date;
@@ -38,7 +55,9 @@ export interface HealthDeps {
 /**
  * Liveness of the app's dependencies for GET /api/health. Never throws and never takes much
  * longer than `timeoutMs`: each check has its own deadline and they run side by side.
- * "ok" needs PostgreSQL (migrated) and Redis; workers are reported, not required.
+ * "ok" needs PostgreSQL (migrated) and Redis; workers are reported, not required. A configured read
+ * replica that is set aside (down or lagging past its bounds: reads on the primary) makes it
+ * "degraded" too, with `replica.reason`; `isHealthServing` tells whether the app can still serve.
  */
 export async function getHealth(deps: HealthDeps): Promise<HealthReport> {
   const timeoutMs = deps.timeoutMs ?? 1_500;
@@ -56,8 +75,10 @@ export async function getHealth(deps: HealthDeps): Promise<HealthReport> {
 
   const databaseOk = database.error === undefined;
   const redisOk = redis.error === undefined;
+  const replica = deps.readReplica?.() ?? NO_REPLICA;
+  const replicaOk = !replica.configured || replica.serving === "replica";
   return {
-    status: databaseOk && redisOk ? "ok" : "degraded",
+    status: databaseOk && redisOk && replicaOk ? "ok" : "degraded",
     version: RPCPULSE_VERSION,
     database: {
       ok: databaseOk,
@@ -66,6 +87,7 @@ export async function getHealth(deps: HealthDeps): Promise<HealthReport> {
       ...(database.error ? { error: database.error } : {}),
     },
     redis: { ok: redisOk, latencyMs: redis.ms, ...(redis.error ? { error: redis.error } : {}) },
+    replica,
     workers: (workers.value ?? []).map((w) => ({
       id: w.id,
       role: w.role,
@@ -74,6 +96,22 @@ export async function getHealth(deps: HealthDeps): Promise<HealthReport> {
       version: w.version,
     })),
   };
+}
+
+const NO_REPLICA: ReadReplicaStatus = {
+  configured: false,
+  serving: "primary",
+  lagMs: null,
+  lagBytes: null,
+  checkedAt: null,
+};
+
+/**
+ * Whether the app can serve (HTTP 200 from /api/health): PostgreSQL and Redis answer. A replica set
+ * aside is "degraded" but serving: reads fall back to the primary.
+ */
+export function isHealthServing(report: HealthReport): boolean {
+  return report.database.ok && report.redis.ok;
 }
 
 /** Workers seen in the last day, newest first (older rows are long-dead processes). */

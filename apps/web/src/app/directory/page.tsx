@@ -11,7 +11,7 @@ export const metadata: Metadata = {
 };
 
 export default async function DirectoryIndexPage() {
-  const { chains } = await listDirectoryChains({ sql: getRuntime().sql });
+  const { chains } = await listDirectoryChains({ sql: getRuntime().reads.sql });
   const now = Date.now();
   return (
     <>

@@ -3,7 +3,7 @@ import { isAppError } from "@rpcpulse/config";
 import { getPublicStatusPage, type PublicStatusPage } from "@rpcpulse/services";
 import { getRuntime } from "../../server/runtime.js";
 import { lookupFromParam } from "./page-lookup.js";
-import { getStatusReadDeps } from "./status-deps.js";
+import { getStatusPublicReadDeps } from "./status-deps.js";
 
 /** Absolute URL of the page: its own domain when served there, else APP_BASE_URL/status/<slug>. */
 export function pageUrlFor(param: string, snapshot: PublicStatusPage): string {
@@ -15,7 +15,7 @@ export function pageUrlFor(param: string, snapshot: PublicStatusPage): string {
 /** The snapshot for a route's [slug] param, or null when there is no such public page. */
 export async function loadSnapshot(param: string): Promise<PublicStatusPage | null> {
   try {
-    return await getPublicStatusPage(getStatusReadDeps(), lookupFromParam(param));
+    return await getPublicStatusPage(getStatusPublicReadDeps(), lookupFromParam(param));
   } catch (error) {
     if (isAppError(error) && error.code === "NOT_FOUND") return null;
     throw error;

@@ -4,10 +4,20 @@ import type { StatusNotifyDeps, SubscriptionDeps } from "@rpcpulse/services";
 import { getRuntime } from "../../server/runtime.js";
 import { getAlertingDeps } from "../alerts/alerts-deps.js";
 
-/** Public page reads: Prisma for the page tree, the SQL pool for telemetry and uptime. */
+/** Page reads and edits (admin): Prisma for the page tree, the SQL pool for telemetry and uptime (primary). */
 export function getStatusReadDeps() {
   const { prisma, sql } = getRuntime();
   return { prisma, sql };
+}
+
+/**
+ * What the public pages render from (snapshots, feeds, badges): the read replica when one is
+ * healthy, else the primary. A public page may lag an edit by the replica's lag (bounded by
+ * DATABASE_READ_MAX_LAG_MS) on top of its own cache.
+ */
+export function getStatusPublicReadDeps() {
+  const { reads } = getRuntime();
+  return { prisma: reads.prisma, sql: reads.sql };
 }
 
 /** Subscriptions: the delivery queue and secrets key (alerting's), Redis rate limits, link origin. */

@@ -29,7 +29,7 @@ export async function generateMetadata(props: Props): Promise<Metadata> {
 export default async function RankedPage(props: Props) {
   const { network } = await props.params;
   const search = DirectorySearch.parse(await props.searchParams);
-  const deps = { sql: getRuntime().sql };
+  const deps = { sql: getRuntime().reads.sql };
   let list;
   try {
     list = await listRankedEndpoints(deps, {

@@ -31,7 +31,7 @@ export default async function FleetPage(props: {
   const { session, ctx } = await requireOrgContext(slug);
   const [orgs, overview] = await Promise.all([
     getUserOrganizations(session.userId),
-    getFleetOverview({ sql: getRuntime().sql }, ctx, { query: firstValues(await props.searchParams) }),
+    getFleetOverview({ sql: getRuntime().reads.sql }, ctx, { query: firstValues(await props.searchParams) }),
   ]);
   const org = orgs.find((o) => o.id === ctx.organizationId);
   const { summary, query } = overview;

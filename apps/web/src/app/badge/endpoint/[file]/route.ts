@@ -27,7 +27,7 @@ export async function GET(request: Request, context: { params: Promise<{ file: s
   const notFound = () => svg({ label: "rpc", message: "not found", color: BADGE_COLORS.grey }, 404);
   if (id === null) return notFound();
   try {
-    const detail = await getEndpointDetail({ sql: getRuntime().sql }, { endpointId: id });
+    const detail = await getEndpointDetail({ sql: getRuntime().reads.sql }, { endpointId: id });
     return svg(badgeFor(metric, factsFromDetail(detail)), 200);
   } catch (error) {
     if (isAppError(error) && error.code === "NOT_FOUND") return notFound();

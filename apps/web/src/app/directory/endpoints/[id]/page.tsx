@@ -30,7 +30,7 @@ type Props = {
 
 async function loadDetail(id: string) {
   try {
-    return await getEndpointDetail({ sql: getRuntime().sql }, { endpointId: id });
+    return await getEndpointDetail({ sql: getRuntime().reads.sql }, { endpointId: id });
   } catch (error) {
     if (isAppError(error) && error.code === "NOT_FOUND") notFound();
     throw error;

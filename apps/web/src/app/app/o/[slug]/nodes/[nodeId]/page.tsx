@@ -25,7 +25,9 @@ export default async function NodePage(props: {
   const search = await props.searchParams;
   const range = MetricRange.catch("1h").parse(Array.isArray(search.range) ? search.range[0] : search.range);
   const { session, ctx } = await requireOrgContext(slug);
-  const { prisma, sql } = getRuntime();
+  const { prisma, sql, reads } = getRuntime();
+  // The node and its tokens from the primary (the page right after creating a node or issuing a
+  // token must show them); the time series from the read replica when one is healthy.
   const deps = { prisma, sql };
   let node;
   try {
@@ -36,7 +38,7 @@ export default async function NodePage(props: {
   }
   const [orgs, metrics, tokens] = await Promise.all([
     getUserOrganizations(session.userId),
-    getNodeMetrics(deps, ctx, { nodeId: node.id, range }),
+    getNodeMetrics({ prisma, sql: reads.sql }, ctx, { nodeId: node.id, range }),
     listAgentTokens(deps, ctx, { nodeId: node.id }),
   ]);
   const canManage = hasRole(ctx, "admin");

@@ -11,9 +11,9 @@ export const dynamic = "force-dynamic";
  */
 export const GET = withRoute<{ slug: string; nodeId: string }>(async (request, params) => {
   const session = await requireApiSession(request);
-  const { prisma, sql } = getRuntime();
+  const { prisma, reads } = getRuntime();
   const ctx = await resolveServiceContext({ prisma }, { userId: session.userId, organizationSlug: params.slug });
   const range = new URL(request.url).searchParams.get("range") ?? "1h";
-  const metrics = await getNodeMetrics({ prisma, sql }, ctx, { nodeId: params.nodeId, range });
+  const metrics = await getNodeMetrics({ prisma, sql: reads.sql }, ctx, { nodeId: params.nodeId, range });
   return { body: metrics };
 });
