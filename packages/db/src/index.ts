@@ -17,6 +17,7 @@ export * from "./timeseries/storage-jobs.js";
 export * from "./fleet/agent-tokens.js";
 export * from "./fleet/nodes.js";
 export * from "./fleet/public-heads.js";
+export * from "./orgs/api-keys.js";
 export * from "./timeseries/node-heads.js";
 export * from "./timeseries/finality-hours.js";
 export * from "./timeseries/copy-binary.js";

@@ -12,8 +12,12 @@ export type AlertRuleTypeValue =
   | "connection_flood"
   | "suggestion"
   | "finality_stalled"
-  | "public_head_behind";
-export type AlertTargetKindValue = "node" | "endpoint" | "org_nodes";
+  | "public_head_behind"
+  | "witness_missed_block"
+  | "witness_feed_stale"
+  | "witness_key_changed"
+  | "witness_version_behind";
+export type AlertTargetKindValue = "node" | "endpoint" | "org_nodes" | "org_producers";
 
 export interface AlertRuleFields {
   name: string;

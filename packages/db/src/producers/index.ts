@@ -1,0 +1,2 @@
+export * from "./producers.js";
+export * from "./producer-readings.js";
