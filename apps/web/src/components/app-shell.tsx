@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { signOutAction } from "../features/accounts/actions.js";
+import { DisplayControls } from "./display-prefs.js";
 import { OrgSwitcher } from "./org-switcher.js";
 import { SessionKeepalive } from "./session-keepalive.js";
 
@@ -43,6 +44,7 @@ export function AppShell(props: {
           </nav>
         ) : null}
         <span className="spacer" />
+        <DisplayControls />
         <div className="user">
           <Link href="/app/account" aria-current={active === "account" ? "page" : undefined} title={props.user.email}>
             {props.user.name}

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { DisplayControls } from "./display-prefs.js";
 
 export function PublicHeader() {
   return (
@@ -11,6 +12,7 @@ export function PublicHeader() {
         <Link href="/directory">Directory</Link>
       </nav>
       <span className="spacer" />
+      <DisplayControls />
       <nav aria-label="Account">
         <Link href="/sign-in">Sign in</Link>
         <Link href="/sign-up">Create account</Link>

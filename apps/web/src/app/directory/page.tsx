@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { listDirectoryChains } from "@rpcpulse/services";
-import { formatAgo, formatUtc } from "../../features/directory/format.js";
+import { formatAgo } from "../../features/directory/format.js";
 import { getRuntime } from "../../server/runtime.js";
+import { Time } from "../../components/time.js";
 
 export const dynamic = "force-dynamic";
 
@@ -60,7 +61,7 @@ export default async function DirectoryIndexPage() {
                       <>
                         #{c.head.block.toLocaleString("en-US")}{" "}
                         <span className="muted small">
-                          ({c.head.agreeing} of {c.head.considered} agree, {formatUtc(c.head.at)})
+                          ({c.head.agreeing} of {c.head.considered} agree, <Time at={c.head.at} />)
                         </span>
                       </>
                     ) : (

@@ -2,6 +2,8 @@
 import { useEffect, useMemo, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
+import { zoneName } from "../../lib/format.js";
+import { useDisplayPrefs } from "../display-prefs.js";
 
 export interface ChartSeries {
   label: string;
@@ -60,7 +62,9 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
   const box = useRef<HTMLDivElement>(null);
   const plot = useRef<uPlot | null>(null);
   const { series, time, stacked, format, rightFormat } = props;
-  const shapeKey = `${props.xRange ? "fixed" : "auto"}|${props.title}|${series.map((s) => `${s.label}:${s.right ? 1 : 0}`).join(",")}|${stacked ? 1 : 0}`;
+  // Axis times in the viewer's display zone (the same as the page's text), colours per theme.
+  const { zone, theme } = useDisplayPrefs();
+  const shapeKey = `${zone}|${theme}|${props.xRange ? "fixed" : "auto"}|${props.title}|${series.map((s) => `${s.label}:${s.right ? 1 : 0}`).join(",")}|${stacked ? 1 : 0}`;
 
   const data = useMemo((): uPlot.AlignedData => {
     const ys = stacked ? stack(series) : series.map((s) => s.values);
@@ -80,7 +84,11 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
     const el = box.current;
     if (!el || empty) return;
     const ordered = stacked ? [...series].reverse() : series;
+    const dark = document.documentElement.getAttribute("data-theme") === "dark";
+    const axisStroke = dark ? "#a3afc0" : "#5b6678";
+    const gridStroke = dark ? "#2c3849" : "#eef1f5";
     const opts: uPlot.Options = {
+      tzDate: (ts) => uPlot.tzDate(new Date(ts * 1e3), zone),
       width: Math.max(280, el.clientWidth),
       height: props.height ?? 220,
       cursor: { drag: { x: true, y: false } },
@@ -90,11 +98,11 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
         y: { range: (_u, min, max) => [Math.min(0, min), max > 0 ? max * 1.08 : 1] },
       },
       axes: [
-        { stroke: "#5b6678", grid: { stroke: "#eef1f5" } },
+        { stroke: axisStroke, grid: { stroke: gridStroke } },
         {
           label: props.unit,
-          stroke: "#5b6678",
-          grid: { stroke: "#eef1f5" },
+          stroke: axisStroke,
+          grid: { stroke: gridStroke },
           size: 64,
           values: (_u, splits) => splits.map((v) => format(v)),
         },
@@ -104,7 +112,7 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
                 scale: "y2",
                 side: 1 as const,
                 label: props.rightUnit,
-                stroke: "#5b6678",
+                stroke: axisStroke,
                 grid: { show: false },
                 size: 64,
                 values: (_u: uPlot, splits: number[]) => splits.map((v) => (rightFormat ?? format)(v)),
@@ -176,7 +184,9 @@ export function TimeSeriesChart(props: TimeSeriesChartProps) {
 
   return (
     <figure className="chart" aria-label={props.title}>
-      <figcaption>{props.title}</figcaption>
+      <figcaption>
+        {props.title} <span className="small muted">({zoneName(new Date(), zone)})</span>
+      </figcaption>
       {empty ? <p className="chart-empty">{props.emptyText}</p> : <div ref={box} className="chart-box" />}
     </figure>
   );

@@ -65,13 +65,3 @@ export function formatNumber(value: number): string {
   if (abs >= 1) return value.toFixed(1);
   return value.toPrecision(2);
 }
-
-export function formatSince(date: Date | string, now: Date = new Date()): string {
-  const ms = now.getTime() - new Date(date).getTime();
-  const m = Math.round(ms / 60_000);
-  if (m < 1) return "just now";
-  if (m < 60) return `${m} min ago`;
-  const h = Math.round(m / 60);
-  if (h < 48) return `${h} h ago`;
-  return `${Math.round(h / 24)} d ago`;
-}

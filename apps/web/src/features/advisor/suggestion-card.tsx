@@ -2,8 +2,11 @@ import type { SuggestionView } from "@rpcpulse/services";
 import Link from "next/link";
 import { BeforeAfterChart, EvidenceChart } from "./advisor-charts.js";
 import { CopyButton } from "./copy-button.js";
-import { formatMetric, formatSince, KIND_LABEL, metricInfo, STATE_LABEL } from "./format.js";
+import { formatMetric, KIND_LABEL, metricInfo, STATE_LABEL } from "./format.js";
 import { SuggestionActions } from "./suggestion-actions.js";
+import { Time } from "../../components/time.js";
+import { formatClock, zoneName } from "../../lib/format.js";
+import { getDisplayZone } from "../../server/display-prefs.js";
 
 type Action = "acknowledge" | "apply" | "dismiss" | "close" | "reopen";
 
@@ -32,7 +35,7 @@ export function VerdictLine({ s }: { s: SuggestionView }) {
     return s.state === "applied" ? (
       <p className="muted small">
         Waiting for {s.draft.verification.minimumWindowMinutes} min of data after the change (applied{" "}
-        {s.appliedAt ? formatSince(s.appliedAt) : ""}
+        {s.appliedAt ? <Time at={s.appliedAt} now={Date.now()} /> : ""}
         {s.appliedBy === "agent" ? ", detected by the agent" : ""}).
       </p>
     ) : null;
@@ -65,14 +68,15 @@ export function VerdictLine({ s }: { s: SuggestionView }) {
   );
 }
 
-export function BeforeAfter({ s }: { s: SuggestionView }) {
+export async function BeforeAfter({ s }: { s: SuggestionView }) {
   const v = s.verification;
   if (!v) return null;
   const info = metricInfo(v.metric);
+  const zone = await getDisplayZone();
   return (
     <div className="before-after">
       <BeforeAfterChart
-        title={`${info.label}: before and after the change at ${v.appliedAt.slice(11, 16)} UTC`}
+        title={`${info.label}: before and after the change at ${formatClock(v.appliedAt, zone)} ${zoneName(new Date(v.appliedAt), zone)}`}
         unit={info.ratio ? "%" : info.unit}
         ratio={info.ratio}
         before={v.before.points}
@@ -112,8 +116,8 @@ export function SuggestionCard(props: {
       </summary>
       <div className="advice-body">
         <p className="muted small">
-          {KIND_LABEL[s.kind]} · rule <code>{s.ruleId}</code> · opened {formatSince(s.openedAt)} · last seen{" "}
-          {formatSince(s.lastSeenAt)}
+          {KIND_LABEL[s.kind]} · rule <code>{s.ruleId}</code> · opened <Time at={s.openedAt} now={Date.now()} /> · last
+          seen <Time at={s.lastSeenAt} now={Date.now()} />
           {s.reopenCount > 0 ? ` · re-opened ${s.reopenCount}×` : ""}
           {s.dismissReason ? ` · dismissed: “${s.dismissReason}”` : ""}
         </p>
@@ -221,8 +225,7 @@ export function SuggestionCard(props: {
             <ul className="history small">
               {s.events.map((e) => (
                 <li key={e.id}>
-                  {e.at.toISOString().slice(0, 16).replace("T", " ")} UTC ·{" "}
-                  {e.fromState ? `${STATE_LABEL[e.fromState]} → ` : ""}
+                  <Time at={e.at} /> · {e.fromState ? `${STATE_LABEL[e.fromState]} → ` : ""}
                   {STATE_LABEL[e.toState]} · {e.actor === "system" || e.actor === "agent" ? e.actor : "operator"}
                   {e.reason ? ` · ${e.reason}` : ""}
                 </li>

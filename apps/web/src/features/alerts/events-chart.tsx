@@ -1,4 +1,5 @@
 import type { AlertEventRow } from "@rpcpulse/db";
+import { ChartTime, ChartZone } from "../../components/chart-time.js";
 
 const HOURS = 24;
 const COLOURS: Record<string, string> = {
@@ -24,7 +25,7 @@ export function EventsChart({ events, now }: { events: AlertEventRow[]; now: Dat
   const W = 720;
   const H = 110;
   const bw = W / HOURS;
-  const label = (i: number) => new Date(start + i * 3_600_000).toISOString().slice(11, 16);
+  const label = (i: number) => <ChartTime ms={start + i * 3_600_000} spanMs={HOURS * 3_600_000} />;
   return (
     <figure className="events-chart" aria-label="Alert events per hour, last 24 hours">
       <svg viewBox={`0 0 ${W} ${H + 18}`} role="img" preserveAspectRatio="none">
@@ -41,12 +42,14 @@ export function EventsChart({ events, now }: { events: AlertEventRow[]; now: Dat
                 y -= h;
                 return (
                   <rect key={kind} x={i * bw + 2} y={y} width={bw - 4} height={h} fill={COLOURS[kind]} rx="2">
-                    <title>{`${label(i)} UTC: ${n} ${kind}`}</title>
+                    <title>
+                      {label(i)} <ChartZone />: {n} {kind}
+                    </title>
                   </rect>
                 );
               })}
               {i % 6 === 0 ? (
-                <text x={i * bw + 2} y={H + 14} fontSize="10" fill="#5b6678">
+                <text x={i * bw + 2} y={H + 14} fontSize="10" fill="currentColor" className="muted">
                   {label(i)}
                 </text>
               ) : null}
@@ -60,7 +63,9 @@ export function EventsChart({ events, now }: { events: AlertEventRow[]; now: Dat
             <i className={`k-${k}`} aria-hidden="true" /> {k}
           </span>
         ))}
-        <span>· max {max} per hour</span>
+        <span>
+          · max {max} per hour · times in <ChartZone />
+        </span>
       </figcaption>
     </figure>
   );

@@ -1,6 +1,7 @@
 import type { EndpointDetailResponse } from "@rpcpulse/services";
-import { formatLatency, formatUtc } from "./format.js";
+import { formatLatency } from "./format.js";
 import { CapabilityMark } from "./status-mark.js";
+import { Time } from "../../components/time.js";
 
 type Caps = EndpointDetailResponse["capabilities"];
 
@@ -23,7 +24,7 @@ export function CapabilityTable({ capabilities: c }: { capabilities: Caps }) {
   return (
     <>
       <p className="small muted" data-testid="caps-checked">
-        Last checked {formatUtc(c.checkedAt)}
+        Last checked <Time at={c.checkedAt} />
         {c.clientVersion ? ` · client ${c.clientVersion}` : ""}
         {c.coverage === null ? "" : ` · method coverage ${Math.round(c.coverage * 100)} %`}
         {c.logsMaxRange === null ? "" : ` · eth_getLogs range up to ${c.logsMaxRange.toLocaleString("en-US")} blocks`}

@@ -1,6 +1,7 @@
 import type { EndpointDiagnostics } from "@rpcpulse/services";
-import { formatUtc } from "./format.js";
+
 import { LineChart } from "./line-chart.js";
+import { Time } from "../../components/time.js";
 
 /** Blocks behind the network head over the chosen range (bucket maxima, see the methodology). */
 export function LagChart({ diagnostics }: { diagnostics: EndpointDiagnostics }) {
@@ -28,7 +29,7 @@ export function RecentErrors({ diagnostics }: { diagnostics: EndpointDiagnostics
     <table className="data dir-errors" data-testid="recent-errors">
       <thead>
         <tr>
-          <th scope="col">Time (UTC)</th>
+          <th scope="col">Time</th>
           <th scope="col">Region</th>
           <th scope="col">Error</th>
           <th scope="col">HTTP</th>
@@ -38,7 +39,9 @@ export function RecentErrors({ diagnostics }: { diagnostics: EndpointDiagnostics
       <tbody>
         {diagnostics.errors.map((e, i) => (
           <tr key={`${e.time}-${i}`}>
-            <td className="mono small">{formatUtc(e.time)}</td>
+            <td className="mono small">
+              <Time at={e.time} />
+            </td>
             <td>{e.region}</td>
             <td>
               <code>{e.errorClass ?? "error"}</code>

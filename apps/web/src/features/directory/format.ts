@@ -25,16 +25,4 @@ export function formatBlocks(blocks: number | null | undefined): string {
   return blocks < 10 ? blocks.toFixed(1).replace(/\.0$/, "") : Math.round(blocks).toLocaleString("en-US");
 }
 
-export function formatUtc(at: Date | string | number | null | undefined): string {
-  if (at === null || at === undefined) return "—";
-  return `${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC`;
-}
-
-export function formatAgo(at: Date | string | number | null | undefined, now: number): string {
-  if (at === null || at === undefined) return "never";
-  const s = Math.max(0, Math.round((now - new Date(at).getTime()) / 1000));
-  if (s < 60) return `${s} s ago`;
-  if (s < 3600) return `${Math.round(s / 60)} min ago`;
-  if (s < 172_800) return `${Math.round(s / 3600)} h ago`;
-  return `${Math.round(s / 86_400)} d ago`;
-}
+export { formatAgo } from "../../lib/format.js";

@@ -1,7 +1,9 @@
 /**
  * A small server-rendered SVG time-series chart (no client JS): time axis, a value axis with a few
  * ticks, one path per series with gaps for missing values, and a text summary for screen readers.
+ * Times are labelled in the viewer's zone by a client leaf (components/chart-time.tsx).
  */
+import { ChartTime, ChartZone } from "../../components/chart-time.js";
 
 export interface LineSeries {
   label: string;
@@ -32,12 +34,6 @@ function niceMax(max: number): number {
   const mag = 10 ** Math.floor(Math.log10(max));
   for (const step of [1, 2, 2.5, 5, 10]) if (step * mag >= max) return step * mag;
   return 10 * mag;
-}
-
-function timeLabel(ms: number, spanMs: number): string {
-  const iso = new Date(ms).toISOString();
-  if (spanMs > 2 * 86_400_000) return iso.slice(5, 10);
-  return spanMs < 600_000 ? iso.slice(11, 19) : iso.slice(11, 16);
 }
 
 export function LineChart(props: LineChartProps) {
@@ -102,7 +98,9 @@ export function LineChart(props: LineChartProps) {
       </figcaption>
       <svg viewBox={`0 0 ${W} ${H}`} role="img" aria-labelledby={`${titleId} ${descId}`} className="dir-chart-svg">
         <title id={titleId}>{props.title}</title>
-        <desc id={descId}>{`${timeLabel(t0, span)} to ${timeLabel(t1, span)} UTC. ${summary}.`}</desc>
+        <desc id={descId}>
+          <ChartTime ms={t0} spanMs={span} /> to <ChartTime ms={t1} spanMs={span} /> <ChartZone />. {summary}.
+        </desc>
         {yTicks.map((v) => (
           <g key={`y${v}`} className="dir-grid">
             <line x1={PAD.left} x2={W - PAD.right} y1={y(v)} y2={y(v)} />
@@ -119,7 +117,7 @@ export function LineChart(props: LineChartProps) {
             y={H - 6}
             textAnchor={i === xTicks.length - 1 ? "end" : i === 0 ? "start" : "middle"}
           >
-            {timeLabel(t, span)}
+            <ChartTime ms={t} spanMs={span} />
           </text>
         ))}
         {paths.map((p) => (

@@ -1,7 +1,8 @@
 import type { EndpointDetailResponse } from "@rpcpulse/services";
-import { formatBlocks, formatLatency, formatScore, formatUptime, formatUtc } from "./format.js";
+import { formatBlocks, formatLatency, formatScore, formatUptime } from "./format.js";
 import { StatusMark } from "./status-mark.js";
 import type { DirectoryStatus } from "./view-model.js";
+import { Time } from "../../components/time.js";
 
 const WINDOW_ORDER = ["1h", "24h", "7d"];
 
@@ -99,7 +100,9 @@ export function WindowTable({ windows }: { windows: EndpointDetailResponse["wind
               <td className="num">{w.samples.toLocaleString("en-US")}</td>
               <td className="num">{w.headRegressions}</td>
               <VantageCell vantage={w.vantage} />
-              <td className="small">{formatUtc(w.updatedAt)}</td>
+              <td className="small">
+                <Time at={w.updatedAt} />
+              </td>
             </tr>
           ))}
         </tbody>

@@ -1,5 +1,5 @@
 "use server";
-import { isAppError } from "@rpcpulse/config";
+import { AppError, isAppError } from "@rpcpulse/config";
 import {
   addStatusComponent,
   addStatusGroup,
@@ -27,6 +27,7 @@ import { z } from "zod";
 import { runFormAction, type FormState } from "../../server/action.js";
 import { requireOrgContext } from "../../server/session.js";
 import { getStatusIncidentDeps, getStatusReadDeps } from "./status-deps.js";
+import { isValidTimeZone, UTC, zonedInputToUtc } from "../../lib/format.js";
 
 /**
  * Server actions of the status-page admin. Each: parse the ids, resolve the org context from
@@ -65,10 +66,28 @@ async function act(fn: () => Promise<FormState>): Promise<FormState> {
   });
 }
 
-/** datetime-local inputs carry no zone: the forms label them UTC. */
+/**
+ * datetime-local inputs carry no zone: the form sends the zone they were filled in (timeZone), and
+ * they become UTC instants here. A time the clocks skip in that zone is refused with a reason; one
+ * that happens twice is its first occurrence. A value with its own offset is taken as it is.
+ */
 function maintenanceFields(v: Record<string, string | string[]>) {
-  const utc = (s: string) => (s && !/[zZ]|[+-]\d\d:\d\d$/.test(s) ? `${s}Z` : s);
-  return { ...v, startsAt: utc(str(v, "startsAt")), endsAt: utc(str(v, "endsAt")) };
+  const zone = str(v, "timeZone") || UTC;
+  if (!isValidTimeZone(zone)) {
+    throw new AppError("VALIDATION", "Pick a known time zone.", { details: { field: "timeZone" } });
+  }
+  const at = (name: "startsAt" | "endsAt") => {
+    const raw = str(v, name);
+    if (!raw || /[zZ]|[+-]\d\d:\d\d$/.test(raw)) return raw;
+    const instant = zonedInputToUtc(raw, zone);
+    if (!instant) {
+      throw new AppError("VALIDATION", `${raw.replace("T", " ")} does not exist in ${zone} (the clocks skip it).`, {
+        details: { field: name },
+      });
+    }
+    return instant.toISOString();
+  };
+  return { ...v, startsAt: at("startsAt"), endsAt: at("endsAt") };
 }
 
 async function context(v: Record<string, string | string[]>) {

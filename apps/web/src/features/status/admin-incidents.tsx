@@ -9,7 +9,10 @@ import {
   scheduleMaintenanceAction,
 } from "./actions.js";
 import { IncidentLink } from "./admin-sections.js";
-import { formatDateTime, titleCase } from "./format.js";
+import { titleCase } from "./format.js";
+import { Time } from "../../components/time.js";
+import { utcToZonedInput } from "../../lib/format.js";
+import { getDisplayZone } from "../../server/display-prefs.js";
 
 type Ids = { orgSlug: string; pageId: string };
 
@@ -33,14 +36,21 @@ function ComponentChecks(props: { page: StatusPageTree; prefix: string; checked?
   );
 }
 
-/** A datetime-local value in UTC (the forms label their times UTC). */
-function utcInputValue(d: Date): string {
-  return d.toISOString().slice(0, 16);
+/** Every IANA zone this runtime knows, UTC first (the maintenance form's zone select). */
+function zoneOptions(current: string): string[] {
+  const all = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  return [...new Set(["UTC", current, ...all])];
 }
 
-/** Title, times, message and components of a maintenance window; empty for a new one. */
-function MaintenanceFields(props: { page: StatusPageTree; scope: string; window?: MaintenanceRow }) {
+/**
+ * Title, times, message and components of a maintenance window; empty for a new one. The times are
+ * wall-clock times in the zone picked beside them (the viewer's display zone by default); the action
+ * turns them into UTC instants (lib/format.ts zonedInputToUtc), which is what is stored.
+ */
+async function MaintenanceFields(props: { page: StatusPageTree; scope: string; window?: MaintenanceRow }) {
   const m = props.window;
+  const zone = await getDisplayZone();
+  const zoneId = `${props.scope}-timeZone`;
   return (
     <>
       <StatusField scope={props.scope} name="title" label="Title" required maxLength={200} defaultValue={m?.title} />
@@ -50,12 +60,22 @@ function MaintenanceFields(props: { page: StatusPageTree; scope: string; window?
             key={name}
             scope={props.scope}
             name={name}
-            label={name === "startsAt" ? "Starts (UTC)" : "Ends (UTC)"}
+            label={name === "startsAt" ? "Starts" : "Ends"}
             type="datetime-local"
             required
-            defaultValue={m ? utcInputValue(m[name]) : undefined}
+            defaultValue={m ? utcToZonedInput(m[name], zone) : undefined}
           />
         ))}
+        <div className="field">
+          <label htmlFor={zoneId}>Time zone</label>
+          <select id={zoneId} name="timeZone" defaultValue={zone} data-testid="maintenance-zone">
+            {zoneOptions(zone).map((z) => (
+              <option key={z} value={z}>
+                {z}
+              </option>
+            ))}
+          </select>
+        </div>
       </div>
       <div className="field">
         <label htmlFor={`f-${props.scope}-body`}>Details (Markdown)</label>
@@ -103,7 +123,9 @@ export function IncidentsSection(props: {
                   .map((id) => names.get(id))
                   .join(", ") || "whole page"}
               </td>
-              <td className="small">{formatDateTime(i.startedAt)}</td>
+              <td className="small">
+                <Time at={i.startedAt} />
+              </td>
             </tr>
           ))}
         </tbody>
@@ -168,7 +190,7 @@ export function MaintenanceSection(props: {
             <span>
               <strong>{m.title}</strong>{" "}
               <span className="small muted">
-                {formatDateTime(m.startsAt)} – {formatDateTime(m.endsAt)} ·{" "}
+                <Time at={m.startsAt} /> – <Time at={m.endsAt} /> ·{" "}
                 {m.componentIds.map((id) => names.get(id)).join(", ")}
               </span>
             </span>
@@ -238,7 +260,7 @@ export function SubscribersSection(props: {
           <tr key={s.id}>
             <td className="mono small">{s.target}</td>
             <td>{s.kind}</td>
-            <td className="small">{s.confirmedAt ? formatDateTime(s.confirmedAt) : "pending"}</td>
+            <td className="small">{s.confirmedAt ? <Time at={s.confirmedAt} /> : "pending"}</td>
             {props.canEdit ? (
               <td className="actions">
                 <ActionForm

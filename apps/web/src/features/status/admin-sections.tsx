@@ -13,7 +13,7 @@ import {
   setDomainAction,
   verifyDomainAction,
 } from "./actions.js";
-import { formatDateTime } from "./format.js";
+import { Time } from "../../components/time.js";
 
 type Page = StatusPageTree;
 type Ids = { orgSlug: string; pageId: string };
@@ -63,7 +63,9 @@ export function DomainSection(props: { page: Page; ids: Ids; canEdit: boolean })
         <p>
           <span className="mono">{page.customDomain}</span>{" "}
           {page.domainVerifiedAt ? (
-            <span className="badge ok">verified {formatDateTime(page.domainVerifiedAt)}</span>
+            <span className="badge ok">
+              verified <Time at={page.domainVerifiedAt} />
+            </span>
           ) : (
             <span className="badge">not verified</span>
           )}

@@ -15,20 +15,6 @@ export const OVERALL_TEXT: Record<ComponentState, string> = {
   major_outage: "Major outage",
 };
 
-const DATE_TIME = new Intl.DateTimeFormat("en-GB", {
-  year: "numeric",
-  month: "short",
-  day: "numeric",
-  hour: "2-digit",
-  minute: "2-digit",
-  timeZone: "UTC",
-  timeZoneName: "short",
-});
-
-export function formatDateTime(d: Date): string {
-  return DATE_TIME.format(d);
-}
-
 export function titleCase(s: string): string {
   return s.charAt(0).toUpperCase() + s.slice(1).replace(/_/g, " ");
 }

@@ -1,5 +1,6 @@
 import type { PublicIncident, PublicMaintenance } from "@rpcpulse/services";
-import { formatDateTime, titleCase } from "./format.js";
+import { titleCase } from "./format.js";
+import { LocalTime } from "../../components/display-prefs.js";
 
 /** Incidents with their updates. Update HTML was rendered by our escape-first markdown renderer. */
 export function IncidentList(props: { incidents: PublicIncident[]; names: Map<string, string>; emptyText: string }) {
@@ -17,8 +18,15 @@ export function IncidentList(props: { incidents: PublicIncident[]; names: Map<st
             {i.auto ? <span className="sp-pill auto">automatic</span> : null}
           </h3>
           <p className="small muted">
-            {formatDateTime(i.startedAt)}
-            {i.resolvedAt ? ` – ${formatDateTime(i.resolvedAt)}` : " · ongoing"}
+            <LocalTime at={i.startedAt.toISOString()} />
+            {i.resolvedAt ? (
+              <>
+                {" – "}
+                <LocalTime at={i.resolvedAt.toISOString()} />
+              </>
+            ) : (
+              " · ongoing"
+            )}
             {i.componentIds.length > 0
               ? ` · ${i.componentIds
                   .map((id) => props.names.get(id))
@@ -31,7 +39,7 @@ export function IncidentList(props: { incidents: PublicIncident[]; names: Map<st
               <li key={u.id}>
                 <strong>{titleCase(u.status)}</strong>{" "}
                 <time className="small muted" dateTime={u.createdAt.toISOString()}>
-                  {formatDateTime(u.createdAt)}
+                  <LocalTime at={u.createdAt.toISOString()} />
                 </time>
                 <div className="sp-md" dangerouslySetInnerHTML={{ __html: u.html }} />
               </li>
@@ -52,7 +60,7 @@ export function MaintenanceList(props: { windows: PublicMaintenance[]; names: Ma
             {m.title} <span className="sp-pill st-maintenance">{m.active ? "In progress" : "Scheduled"}</span>
           </h3>
           <p className="small muted">
-            {formatDateTime(m.startsAt)} – {formatDateTime(m.endsAt)}
+            <LocalTime at={m.startsAt.toISOString()} /> – <LocalTime at={m.endsAt.toISOString()} />
             {m.componentIds.length > 0
               ? ` · ${m.componentIds
                   .map((id) => props.names.get(id))

@@ -1,10 +1,11 @@
 import type { PublicComponent, PublicStatusPage } from "@rpcpulse/services";
 import { LineChart } from "../directory/line-chart.js";
-import { formatDateTime, formatUptime, OVERALL_TEXT, stateLabel } from "./format.js";
+import { formatUptime, OVERALL_TEXT, stateLabel } from "./format.js";
 import { IncidentList, MaintenanceList } from "./incident-list.js";
 import { SUBSCRIPTION_NOTICE, subscriptionNoticeKey } from "./subscription-notice.js";
 import { indexDayIncidents, Sparkline, UptimeBars } from "./uptime-bars.js";
 import { UptimeTooltip } from "./uptime-tooltip.js";
+import { LocalTime } from "../../components/display-prefs.js";
 
 function meanAt(
   components: PublicComponent[],
@@ -199,7 +200,9 @@ export function PublicStatusView(props: {
           <a href={`${base}/feed.json`}>JSON Feed</a> · <a href={`${base}/summary.json`}>Status JSON</a> · Badge:{" "}
           <a href={`${base}/badge/page.svg`}>SVG</a>
         </p>
-        <p className="small muted">Updated {formatDateTime(snapshot.generatedAt)} · refreshed every 30 seconds.</p>
+        <p className="small muted">
+          Updated <LocalTime at={snapshot.generatedAt.toISOString()} /> · refreshed every 30 seconds.
+        </p>
       </section>
       <UptimeTooltip incidentTitles={dayIncidents.titles} />
     </div>

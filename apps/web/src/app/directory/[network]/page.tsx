@@ -4,12 +4,13 @@ import { notFound } from "next/navigation";
 import { isAppError } from "@rpcpulse/config";
 import { DIRECTORY_CAPABILITIES, DirectoryWindow, listDirectoryChains, listRankedEndpoints } from "@rpcpulse/services";
 import { CopyButtons } from "../../../features/directory/copy-buttons.js";
-import { formatUtc } from "../../../features/directory/format.js";
+
 import { loadRegionLatency, toRankedRows } from "../../../features/directory/ranked-rows.js";
 import { RankedTable } from "../../../features/directory/ranked-table.js";
 import { STATUS_TEXT, StatusMark } from "../../../features/directory/status-mark.js";
 import { getRuntime } from "../../../server/runtime.js";
 import { CAPABILITY_LABELS, DirectorySearch, toQuery } from "./search-params.js";
+import { Time } from "../../../components/time.js";
 
 export const dynamic = "force-dynamic";
 
@@ -67,8 +68,8 @@ export default async function RankedPage(props: Props) {
             {list.networkHead ? (
               <>
                 Network head <strong>#{list.networkHead.block.toLocaleString("en-US")}</strong> at{" "}
-                {formatUtc(list.networkHead.at)}, agreed by {list.networkHead.agreeing} of {list.networkHead.considered}{" "}
-                fresh endpoints.
+                <Time at={list.networkHead.at} />, agreed by {list.networkHead.agreeing} of{" "}
+                {list.networkHead.considered} fresh endpoints.
               </>
             ) : (
               "No network head consensus yet."
@@ -140,7 +141,9 @@ export default async function RankedPage(props: Props) {
           {filtered ? " matching the filters" : ""}
         </h2>
         <p className="dir-meta">
-          <span>Ranking updated {formatUtc(list.updatedAt)}</span>
+          <span>
+            Ranking updated <Time at={list.updatedAt} />
+          </span>
           <span>Method {list.scoringVersion}</span>
           {probation ? <span>{probation} on probation (listed after established endpoints)</span> : null}
           {dead ? <span>{dead} dead (demoted, kept in the list)</span> : null}

@@ -9,17 +9,12 @@ import { CapabilityTable } from "../../../../features/directory/capability-table
 import { CopyButtons } from "../../../../features/directory/copy-buttons.js";
 import { EndpointCharts } from "../../../../features/directory/endpoint-charts.js";
 import { LagChart, RecentErrors } from "../../../../features/directory/endpoint-diagnostics.js";
-import {
-  formatBlocks,
-  formatLatency,
-  formatScore,
-  formatUptime,
-  formatUtc,
-} from "../../../../features/directory/format.js";
+import { formatBlocks, formatLatency, formatScore, formatUptime } from "../../../../features/directory/format.js";
 import { StatusMark, VerifiedMark } from "../../../../features/directory/status-mark.js";
 import type { DirectoryStatus } from "../../../../features/directory/view-model.js";
 import { WindowTable } from "../../../../features/directory/window-table.js";
 import { getRuntime } from "../../../../server/runtime.js";
+import { Time } from "../../../../components/time.js";
 
 export const dynamic = "force-dynamic";
 
@@ -70,7 +65,7 @@ export default async function EndpointPage(props: Props) {
           <h1>{detail.name}</h1>
           <p>
             {detail.provider ? `${detail.provider} · ` : ""}
-            {detail.family} API · listed since {formatUtc(detail.createdAt)}
+            {detail.family} API · listed since <Time at={detail.createdAt} />
           </p>
           <div className="dir-marks">
             <StatusMark status={status as DirectoryStatus} />

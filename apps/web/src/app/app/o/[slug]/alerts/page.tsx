@@ -13,12 +13,12 @@ import {
 } from "../../../../../features/alerts/actions.js";
 import { ChannelForm } from "../../../../../features/alerts/channel-form.js";
 import { EventsChart } from "../../../../../features/alerts/events-chart.js";
-import { ago, utc } from "../../../../../features/alerts/format.js";
 import { RuleForm, type RuleFormValues, type RuleTypeOption } from "../../../../../features/alerts/rule-form.js";
 import { getUserOrganizations } from "../../../../../server/org-pages.js";
 import { getRuntime } from "../../../../../server/runtime.js";
 import { requireOrgContext } from "../../../../../server/session.js";
 import "../../../../../features/alerts/alerts.css";
+import { Time } from "../../../../../components/time.js";
 
 export const metadata: Metadata = { title: "Alerts" };
 export const dynamic = "force-dynamic";
@@ -159,7 +159,9 @@ export default async function AlertsPage({
                   <td>{a.targetName}</td>
                   <td>{a.ruleName}</td>
                   <td>{a.summary}</td>
-                  <td title={utc(a.breachSince ?? a.since)}>{ago(a.breachSince ?? a.since, now)}</td>
+                  <td>
+                    <Time at={a.breachSince ?? a.since} now={now} />
+                  </td>
                 </tr>
               ))}
             </tbody>
@@ -297,7 +299,9 @@ export default async function AlertsPage({
         >
           {view.deliveries.map((d) => (
             <tr key={d.id}>
-              <td title={utc(d.createdAt)}>{ago(d.createdAt, now)}</td>
+              <td>
+                <Time at={d.createdAt} now={now} />
+              </td>
               <td>
                 {d.eventTitle ? (
                   <>

@@ -4,7 +4,6 @@ import { notFound } from "next/navigation";
 import { isAppError } from "@rpcpulse/config";
 import { getNodeMetrics, hasRole, listAgentTokens, METRIC_RANGES, MetricRange, getNode } from "@rpcpulse/services";
 import { AppShell } from "../../../../../../components/app-shell.js";
-import { formatUtc } from "../../../../../../features/fleet/format.js";
 import { NodeLive } from "../../../../../../features/fleet/node-live.js";
 import { NodeAdvisorSection } from "../../../../../../features/advisor/node-advisor-section.js";
 import { DeleteNodeForm, NodeSettingsForm } from "../../../../../../features/fleet/node-settings-form.js";
@@ -13,6 +12,7 @@ import { getUserOrganizations } from "../../../../../../server/org-pages.js";
 import { getRuntime } from "../../../../../../server/runtime.js";
 import { requireOrgContext } from "../../../../../../server/session.js";
 import "../../../../../../features/fleet/fleet.css";
+import { Time } from "../../../../../../components/time.js";
 
 export const metadata: Metadata = { title: "Node" };
 export const dynamic = "force-dynamic";
@@ -94,19 +94,25 @@ export default async function NodePage(props: {
             {tokens.map((t) => {
               const revoked = t.revokedAt !== null;
               const expired = !revoked && t.expiresAt !== null && t.expiresAt.getTime() <= now.getTime();
-              const state = revoked
-                ? "revoked"
-                : expired
-                  ? "expired"
-                  : t.expiresAt
-                    ? `expires ${formatUtc(t.expiresAt)}`
-                    : "active";
+              const state = revoked ? "revoked" : expired ? "expired" : t.expiresAt ? "expires" : "active";
               return (
                 <tr key={t.id}>
                   <td className="mono">rpa_{t.prefix}_…</td>
-                  <td>{formatUtc(t.createdAt)}</td>
-                  <td>{formatUtc(t.lastUsedAt)}</td>
-                  <td>{state}</td>
+                  <td>
+                    <Time at={t.createdAt} />
+                  </td>
+                  <td>
+                    <Time at={t.lastUsedAt} />
+                  </td>
+                  <td>
+                    {state}
+                    {state === "expires" ? (
+                      <>
+                        {" "}
+                        <Time at={t.expiresAt} />
+                      </>
+                    ) : null}
+                  </td>
                   {canManage ? (
                     <td className="actions">
                       {!revoked && !expired ? (

@@ -11,11 +11,12 @@ import {
   editIncidentAction,
   postIncidentUpdateAction,
 } from "../../../../../../../../features/status/actions.js";
-import { formatDateTime, titleCase } from "../../../../../../../../features/status/format.js";
+import { titleCase } from "../../../../../../../../features/status/format.js";
 import { getStatusReadDeps } from "../../../../../../../../features/status/status-deps.js";
 import { getUserOrganizations } from "../../../../../../../../server/org-pages.js";
 import { requireOrgContext } from "../../../../../../../../server/session.js";
 import "../../../../../../../../features/status/status.css";
+import { Time } from "../../../../../../../../components/time.js";
 
 export const metadata: Metadata = { title: "Incident" };
 export const dynamic = "force-dynamic";
@@ -52,7 +53,7 @@ export default async function IncidentAdmin({
           <p>
             <span className={`sp-pill st-${incident.status}`}>{titleCase(incident.status)}</span> · impact{" "}
             {incident.impact}
-            {incident.auto ? " · opened automatically by an alert" : ""} · started {formatDateTime(incident.startedAt)}
+            {incident.auto ? " · opened automatically by an alert" : ""} · started <Time at={incident.startedAt} />
           </p>
         </div>
       </div>
@@ -61,7 +62,10 @@ export default async function IncidentAdmin({
         <ul className="sp-updates">
           {incident.updates.map((u) => (
             <li key={u.id}>
-              <strong>{titleCase(u.status)}</strong> <span className="small muted">{formatDateTime(u.createdAt)}</span>
+              <strong>{titleCase(u.status)}</strong>{" "}
+              <span className="small muted">
+                <Time at={u.createdAt} />
+              </span>
               <div className="sp-md" dangerouslySetInnerHTML={{ __html: u.bodyHtml }} />
             </li>
           ))}
