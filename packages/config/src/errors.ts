@@ -69,3 +69,37 @@ export function toErrorBody(error: AppError): {
     },
   };
 }
+
+/** Media type of error bodies (RFC 9457). */
+export const PROBLEM_JSON = "application/problem+json";
+
+const TITLES: Record<AppErrorCode, string> = {
+  VALIDATION: "Invalid request",
+  UNAUTHENTICATED: "Authentication required",
+  FORBIDDEN: "Forbidden",
+  NOT_FOUND: "Not found",
+  CONFLICT: "Conflict",
+  PAYLOAD_TOO_LARGE: "Payload too large",
+  RATE_LIMITED: "Too many requests",
+  UNAVAILABLE: "Service unavailable",
+  CONFIG: "Server misconfigured",
+  INTERNAL: "Internal error",
+};
+
+/**
+ * RFC 9457 problem details for an AppError: `type` (a stable URI per code), `title`, `status`,
+ * `detail` (the message), `instance` (the request path), our `code` as an extension member, plus
+ * the `error: { code, message, details? }` member older clients parse.
+ */
+export function toProblemBody(error: AppError, instance?: string) {
+  return {
+    type: `https://rpcpulse.dev/problems/${error.code.toLowerCase().replace(/_/g, "-")}`,
+    title: TITLES[error.code],
+    status: error.httpStatus,
+    detail: error.message,
+    ...(instance ? { instance } : {}),
+    code: error.code,
+    ...(error.details ? { details: error.details } : {}),
+    ...toErrorBody(error),
+  };
+}

@@ -11,6 +11,11 @@ export interface ServiceContext {
   organizationId: string;
   organizationSlug: string;
   role: OrgRole;
+  /**
+   * Set when an organization API key acts (then userId is `api-key:<id>`, role admin for a write key,
+   * viewer for a read key); absent for a signed-in member.
+   */
+  apiKeyId?: string;
 }
 
 /** Dependencies every service verb receives alongside its context. */

@@ -15,3 +15,6 @@ export * from "./advisor/index.js";
 export * from "./status/index.js";
 export * from "./alerting/index.js";
 export * from "./consensus/index.js";
+export * from "./orgs/api-key-format.js";
+export * from "./orgs/manage-api-keys.js";
+export * from "./orgs/authenticate-api-key.js";
