@@ -103,15 +103,41 @@ describe("validate-compose", () => {
     );
   });
 
-  it("rejects a secret baked into the file", () => {
+  it("rejects a secret in the environment instead of a Docker secret, and a *_FILE not granted", () => {
+    expectProblem(
+      problemsAfter(
+        (t) =>
+          t.replace(
+            "GF_SECURITY_ADMIN_PASSWORD__FILE: /run/secrets/grafana_admin_password",
+            "GF_SECURITY_ADMIN_PASSWORD: ${GRAFANA_ADMIN_PASSWORD:?set it}",
+          ),
+        `${envExampleText}\nGRAFANA_ADMIN_PASSWORD=\n`,
+      ),
+      /services\.grafana\.environment\.GF_SECURITY_ADMIN_PASSWORD: a secret value in the environment; pass a Docker secret/,
+    );
+    expectProblem(
+      problemsAfter((t) =>
+        t.replace(/(\n {2}worker:[\s\S]*?secrets:\n {6}- database_url\n) {6}- secrets_encryption_key\n/, "$1"),
+      ),
+      /services\.worker\.environment\.SECRETS_ENCRYPTION_KEY_FILE reads secret secrets_encryption_key, which the service is not granted/,
+    );
+    expectProblem(
+      problemsAfter((t) =>
+        t.replace("    file: ${SECRETS_DIR:-./secrets}/database_url", "    environment: DATABASE_URL"),
+      ),
+      /secrets\.database_url must come from a file/,
+    );
+  });
+
+  it("rejects an app service whose root filesystem is writable", () => {
     expectProblem(
       problemsAfter((t) =>
         t.replace(
-          "GF_SECURITY_ADMIN_PASSWORD: ${GRAFANA_ADMIN_PASSWORD:?set GRAFANA_ADMIN_PASSWORD in .env}",
-          "GF_SECURITY_ADMIN_PASSWORD: admin",
+          "x-app-hardening: &app-hardening\n  read_only: true",
+          "x-app-hardening: &app-hardening\n  read_only: false",
         ),
       ),
-      /services\.grafana\.environment\.GF_SECURITY_ADMIN_PASSWORD must be a required variable/,
+      /services\.worker is built from this repository but its root filesystem is writable/,
     );
   });
 
@@ -217,5 +243,30 @@ describe("grafana read-only role SQL (infra/postgres/grafana-readonly-role.sql)"
       psql("postgres", "-c", `DROP DATABASE IF EXISTS ${db} WITH (FORCE)`);
       if (!roleExisted) psql("postgres", "-c", "DROP ROLE IF EXISTS rpcpulse_grafana");
     }
+  });
+});
+
+describe("Caddyfile (infra/caddy/Caddyfile), adapted by a real caddy", () => {
+  it("serves APP_DOMAIN over HTTPS: /v1/ingest* to the ingest service, the rest to web, at their compose ports", () => {
+    const adapted = spawnSync(
+      "caddy",
+      ["adapt", "--config", path.join(root, "infra/caddy/Caddyfile"), "--adapter", "caddyfile", "--validate"],
+      { encoding: "utf8", env: { ...process.env, APP_DOMAIN: "pulse.example.org" } },
+    );
+    assert.equal(adapted.error, undefined, "caddy is not installed (Debian: apt-get install caddy; .ci/run does it)");
+    assert.equal(adapted.status, 0, adapted.stderr);
+    const config = JSON.parse(adapted.stdout);
+    const server = Object.values(config.apps.http.servers)[0] as { listen: string[]; routes: unknown[] };
+    assert.deepEqual(server.listen, [":443"], "HTTPS with automatic certificates (HTTP redirects to it)");
+    const text = JSON.stringify(server.routes);
+    assert.match(text, /"host":\["pulse\.example\.org"\]/);
+    // Each handle block: its path matcher and the upstream it dials.
+    const upstreams = [...text.matchAll(/"dial":"([^"]+)"/g)].map((m) => m[1]);
+    assert.deepEqual(upstreams, ["ingest:3003", "web:3000"]);
+    assert.match(text, /"dial":"ingest:3003"}\]}\]}\]}\],"match":\[{"path":\["\/v1\/ingest\*"\]}\]/);
+    // The compose services listen where Caddy dials.
+    assert.match(composeText, /\n {2}ingest:[\s\S]*?INGEST_PORT: "3003"/);
+    assert.match(composeText, /\n {2}web:[\s\S]*?PORT: "3000"/);
+    assert.match(composeText, /INGEST_PUBLIC_URL: https:\/\/\$\{APP_DOMAIN:\?[^}]*\}\/v1\/ingest/);
   });
 });

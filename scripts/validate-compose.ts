@@ -126,6 +126,58 @@ function lastStageUser(dockerfile: string): string | undefined {
   return users[users.length - 1];
 }
 
+/** Secret-looking variables only as X_FILE=/run/secrets/<name>, <name> granted to the service and defined. */
+function checkSecrets(where: string, service: Obj, rawService: Obj, model: Obj, problems: string[]): void {
+  const defined = isObj(model.secrets) ? model.secrets : {};
+  const granted = new Set(
+    (Array.isArray(service.secrets) ? service.secrets : []).map((s) => (isObj(s) ? String(s.source) : String(s))),
+  );
+  for (const name of granted) {
+    if (!(name in defined)) problems.push(`${where}.secrets: ${name} is not defined under the top-level secrets`);
+  }
+  const env = rawService.environment;
+  if (!isObj(env)) return;
+  const usesDockerSecrets = Object.keys(defined).length > 0;
+  for (const [key, value] of Object.entries(env)) {
+    if (SECRET_KEY.test(key)) {
+      // A file with Docker secrets uses them for every secret; otherwise a secret is a required
+      // variable from .env (never a literal or a default in the file).
+      const uses = typeof value === "string" ? findVariables(value) : [];
+      if (usesDockerSecrets) {
+        problems.push(
+          `${where}.environment.${key}: a secret value in the environment; pass a Docker secret as ${key}_FILE`,
+        );
+      } else if (
+        !uses.some((u) => u.operator === ":?" || u.operator === "?") ||
+        uses.some((u) => u.operator.endsWith("-"))
+      ) {
+        problems.push(
+          `${where}.environment.${key} must be a required variable like \${${key}:?...} (no literal, no default)`,
+        );
+      }
+      continue;
+    }
+    if (!/_FILE$/.test(key) || typeof value !== "string") continue;
+    const match = /^\/run\/secrets\/([\w.-]+)$/.exec(value);
+    if (!match) {
+      problems.push(`${where}.environment.${key} must name a Docker secret file (/run/secrets/<name>), is ${value}`);
+    } else if (!granted.has(match[1] as string)) {
+      problems.push(
+        `${where}.environment.${key} reads secret ${match[1]}, which the service is not granted (secrets:)`,
+      );
+    }
+  }
+}
+
+/** Top-level secrets come from files (created on the host, never committed), not from variables. */
+function checkSecretDefinitions(model: Obj, problems: string[]): void {
+  const defined = isObj(model.secrets) ? model.secrets : {};
+  for (const [name, spec] of Object.entries(defined)) {
+    if (!isObj(spec) || typeof spec.file !== "string")
+      problems.push(`secrets.${name} must come from a file (file: ./secrets/${name})`);
+  }
+}
+
 function checkInvariants(model: Obj, raw: Obj, input: ComposeInput, problems: string[]): void {
   const services = isObj(model.services) ? model.services : {};
   const rawServices = isObj(raw.services) ? raw.services : {};
@@ -180,22 +232,12 @@ function checkInvariants(model: Obj, raw: Obj, input: ComposeInput, problems: st
       }
     }
 
-    // Secrets come from .env as required variables, never literals or defaults in the file.
-    const env = rawService.environment;
-    if (isObj(env)) {
-      for (const [key, value] of Object.entries(env)) {
-        if (!SECRET_KEY.test(key)) continue;
-        const uses = typeof value === "string" ? findVariables(value) : [];
-        if (
-          !uses.some((u) => u.operator === ":?" || u.operator === "?") ||
-          uses.some((u) => u.operator.endsWith("-"))
-        ) {
-          problems.push(
-            `${where}.environment.${key} must be a required variable like \${${key}:?...} (no literal, no default)`,
-          );
-        }
-      }
-    }
+    // Secrets are Docker secrets read through *_FILE variables: never a value in the environment.
+    checkSecrets(where, service, rawService, model, problems);
+
+    // With Docker secrets (the full stack), images built here run with a read-only root filesystem.
+    if (isObj(model.secrets) && service.build !== undefined && service.read_only !== true)
+      problems.push(`${where} is built from this repository but its root filesystem is writable (read_only: true)`);
 
     // Build: the dockerfile exists and its final stage drops root.
     const build = service.build;
@@ -231,6 +273,8 @@ function checkInvariants(model: Obj, raw: Obj, input: ComposeInput, problems: st
       }
     }
   }
+
+  checkSecretDefinitions(model, problems);
 
   // Every variable the file reads is documented in .env.example.
   const documented = parseEnvFile(input.envExampleText);
