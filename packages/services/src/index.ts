@@ -18,3 +18,4 @@ export * from "./consensus/index.js";
 export * from "./orgs/api-key-format.js";
 export * from "./orgs/manage-api-keys.js";
 export * from "./orgs/authenticate-api-key.js";
+export * from "./producers/index.js";

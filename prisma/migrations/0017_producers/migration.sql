@@ -11,7 +11,6 @@ ALTER TYPE "alert_rule_type" ADD VALUE IF NOT EXISTS 'witness-feed-stale';
 ALTER TYPE "alert_rule_type" ADD VALUE IF NOT EXISTS 'witness-key-changed';
 ALTER TYPE "alert_rule_type" ADD VALUE IF NOT EXISTS 'witness-version-behind';
 ALTER TYPE "alert_target_kind" ADD VALUE IF NOT EXISTS 'org-producers';
-ALTER TYPE "status_component_kind" ADD VALUE IF NOT EXISTS 'producer';
 
 -- A producer an organization watches: a witness account on a Hive/Steem network.
 CREATE TABLE producers (

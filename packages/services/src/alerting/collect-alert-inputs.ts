@@ -2,6 +2,8 @@
 import {
   listNodeHeads,
   listNodeIdsByOrganization,
+  listProducerMisses,
+  listProducerStatuses,
   readEndpointAlertSnapshots,
   readHighSeveritySuggestions,
   readNodeAlertSnapshots,
@@ -16,11 +18,13 @@ import {
   type PrismaClient,
   type SqlClient,
 } from "@rpcpulse/db";
+import { findNetwork } from "@rpcpulse/domain";
 import { measureEndpoint, measureNode, type Measurement } from "./measure.js";
+import { measureProducer } from "./measure-producers.js";
 import { resolveThresholds, type AlertRuleType } from "./rule-params.js";
 
 export interface AlertTarget {
-  kind: "node" | "endpoint";
+  kind: "node" | "endpoint" | "producer";
   id: string;
   key: string;
   name: string;
@@ -62,7 +66,7 @@ export async function collectAlertTargets(
         ? [r.nodeId]
         : [];
 
-  const nodeRules = rules.filter((r) => r.targetKind !== "endpoint");
+  const nodeRules = rules.filter((r) => r.targetKind === "node" || r.targetKind === "org_nodes");
   const endpointRules = rules.filter((r) => r.targetKind === "endpoint" && r.endpointId);
   const nodeIds = [...new Set(nodeRules.flatMap(nodeIdsOf))];
   const snapshots = new Map((await readNodeAlertSnapshots(deps.sql, nodeIds)).map((n) => [n.nodeId, n]));
@@ -144,5 +148,42 @@ export async function collectAlertTargets(
       },
     ]);
   }
+  await collectProducerTargets(deps, rules, now, byRule);
   return { byRule, nodes: snapshots.size, endpoints: new Set(endpointRules.map((r) => r.endpointId)).size };
+}
+
+/** Rules over an organization's producers (witnesses): one target per registered producer. */
+async function collectProducerTargets(
+  deps: { sql: SqlClient },
+  rules: readonly AlertRuleRow[],
+  now: Date,
+  byRule: Map<string, AlertTarget[]>,
+): Promise<void> {
+  const producerRules = rules.filter((r) => r.targetKind === "org_producers");
+  if (producerRules.length === 0) return;
+  const producers = await listProducerStatuses(deps.sql, {
+    organizationIds: [...new Set(producerRules.map((r) => r.organizationId))],
+  });
+  const windowOf = (r: AlertRuleRow) => resolveThresholds(r.type as AlertRuleType, r.params).windowMinutes;
+  const longest = Math.max(0, ...producerRules.map(windowOf));
+  const misses = await listProducerMisses(deps.sql, {
+    producerIds: producers.map((p) => p.id),
+    since: new Date(now.getTime() - longest * MINUTE),
+    limit: 50,
+  });
+  for (const rule of producerRules) {
+    byRule.set(
+      rule.id,
+      producers
+        .filter((p) => p.organizationId === rule.organizationId)
+        .map((p) => ({
+          kind: "producer" as const,
+          id: p.id,
+          key: `producer:${p.id}`,
+          name: `@${p.account} (${p.network})`,
+          blockIntervalMs: findNetwork(p.network)?.blockIntervalMs ?? null,
+          measurement: measureProducer(rule.type as AlertRuleType, p, misses, { minutes: windowOf(rule) }, now),
+        })),
+    );
+  }
 }

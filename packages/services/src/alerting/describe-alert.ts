@@ -62,6 +62,16 @@ export function describeCondition(input: DescribeInput): string {
       const time = blockIntervalMs ? ` (~${formatDuration(blocks * blockIntervalMs)})` : "";
       return `public URL ${blocks} block${blocks === 1 ? "" : "s"} behind the node's own head${time}${extra}`;
     }
+    case "witness_missed_block": {
+      const n = Math.round(value);
+      return `${n} missed block${n === 1 ? "" : "s"}${extra}`;
+    }
+    case "witness_feed_stale":
+      return `price feed ${round(value, 1)} h old${extra}`;
+    case "witness_key_changed":
+      return value > 0 ? `signing key changed or disabled${extra}` : "signing key unchanged";
+    case "witness_version_behind":
+      return value > 0 ? `version behind the majority${extra}` : "version at the majority";
   }
 }
 

@@ -54,7 +54,8 @@ export interface EvaluationReport {
 function evaluatorRule(rule: AlertRuleRow): EvaluatorRule {
   return {
     ...resolveThresholds(rule.type as AlertRuleType, rule.params),
-    forMs: rule.forSeconds * 1000,
+    // A missed block is an event, not a condition that may pass: it fires at once.
+    forMs: rule.type === "witness_missed_block" ? 0 : rule.forSeconds * 1000,
     resolveForMs: rule.resolveForSeconds * 1000,
     renotifyMs: rule.renotifyMinutes * 60_000,
     notifyResolved: rule.notifyResolved,

@@ -69,6 +69,8 @@ async function toFields(deps: ServiceDeps, ctx: ServiceContext, raw: unknown): P
   const input = parsed.data;
   const info = RULE_TYPES[input.type];
   const [kind, id] = input.target.split(":") as ["org" | "node" | "endpoint", string | undefined];
+  if (info.targets === "producer" && kind !== "org")
+    fieldError("target", `${info.label} applies to the organization's witnesses: pick "every producer".`);
   if (kind === "endpoint" && info.targets === "node") fieldError("target", `${info.label} applies to nodes only.`);
   if (kind !== "endpoint" && info.targets === "endpoint")
     fieldError("target", `${info.label} applies to public endpoints only.`);
@@ -96,7 +98,7 @@ async function toFields(deps: ServiceDeps, ctx: ServiceContext, raw: unknown): P
   return {
     name: input.name,
     type: input.type,
-    targetKind: kind === "org" ? "org_nodes" : kind,
+    targetKind: kind === "org" ? (info.targets === "producer" ? "org_producers" : "org_nodes") : kind,
     nodeId: kind === "node" ? (id ?? null) : null,
     endpointId: kind === "endpoint" ? (id ?? null) : null,
     params,

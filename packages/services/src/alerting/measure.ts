@@ -86,6 +86,10 @@ export function measureNode(type: AlertRuleType, node: NodeAlertSnapshot, extras
     case "public_head_behind":
       return measurePublicHeadBehind(extras.publicHead, node.blockIntervalMs, now, { freshMs: FRESH_SAMPLE_MS });
     case "endpoint_down":
+    case "witness_missed_block":
+    case "witness_feed_stale":
+    case "witness_key_changed":
+    case "witness_version_behind":
       return { value: null };
   }
 }

@@ -13,6 +13,10 @@ export const ALERT_RULE_TYPES = [
   "suggestion",
   "finality_stalled",
   "public_head_behind",
+  "witness_missed_block",
+  "witness_feed_stale",
+  "witness_key_changed",
+  "witness_version_behind",
 ] as const;
 export type AlertRuleType = (typeof ALERT_RULE_TYPES)[number];
 
@@ -21,7 +25,7 @@ export interface RuleTypeInfo {
   label: string;
   unit: string;
   /** Which targets make sense: nodes (one node or all of the org's) or public endpoints. */
-  targets: "node" | "endpoint" | "both";
+  targets: "node" | "endpoint" | "both" | "producer";
   defaults: { threshold: number; degraded: number | null; windowMinutes: number };
   max: number;
   help: string;
@@ -109,7 +113,45 @@ export const RULE_TYPES: Record<AlertRuleType, RuleTypeInfo> = {
     max: 10_000_000,
     help: "Blocks the head served at the node's public URL is behind the node's own (latest check); a failing URL counts from the last head it served.",
   },
+  witness_missed_block: {
+    label: "Witness missed a block",
+    unit: "missed blocks",
+    targets: "producer",
+    // Fires on the first miss (the for-duration is ignored: a miss is an event), clears after the window.
+    defaults: { threshold: 1, degraded: null, windowMinutes: 30 },
+    max: 10_000,
+    help: "Blocks the witness missed within the window (total_missed grew); the alert names the block range.",
+  },
+  witness_feed_stale: {
+    label: "Witness price feed stale",
+    unit: "h",
+    targets: "producer",
+    defaults: { threshold: 24, degraded: 12, windowMinutes: 0 },
+    max: 24 * 365,
+    help: "Hours since the witness last published its HBD/SBD price feed.",
+  },
+  witness_key_changed: {
+    label: "Witness signing key changed or disabled",
+    unit: "changes",
+    targets: "producer",
+    defaults: { threshold: 1, degraded: null, windowMinutes: 60 },
+    max: 1,
+    help: "1 while the signing key is the null key (witness disabled) or changed within the window.",
+  },
+  witness_version_behind: {
+    label: "Witness version behind the majority",
+    unit: "versions behind",
+    targets: "producer",
+    defaults: { threshold: 1, degraded: null, windowMinutes: 0 },
+    max: 1,
+    help: "1 while the witness runs a version older than the schedule's majority version (before a hardfork).",
+  },
 };
+
+/** Rule types whose targets are an organization's block producers (target kind org_producers). */
+export function isProducerRuleType(type: AlertRuleType): boolean {
+  return RULE_TYPES[type].targets === "producer";
+}
 
 /** Stored in alert_rules.params. */
 export const RuleParams = z.object({
@@ -156,7 +198,7 @@ export function normaliseRuleParams(type: AlertRuleType, input: unknown): RulePa
   if (p.resolveBelow !== null && p.resolveBelow > p.threshold) {
     bad("resolveBelow", "The resolve threshold cannot be above the firing threshold.");
   }
-  if ((type === "endpoint_down" || type === "latency_p95") && p.windowMinutes < 1) {
+  if ((type === "endpoint_down" || type === "latency_p95" || type === "witness_missed_block") && p.windowMinutes < 1) {
     bad("windowMinutes", "This rule type needs a window of at least 1 minute.");
   }
   return p;

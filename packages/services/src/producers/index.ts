@@ -1,0 +1,3 @@
+export * from "./parse-witness.js";
+export * from "./poll-witnesses.js";
+export * from "./manage-producers.js";
