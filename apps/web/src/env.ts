@@ -47,6 +47,8 @@ export const webEnvShape = {
    * nonce each) for this long, then refreshed in the background; 0 renders every request.
    */
   STATUS_PAGE_CACHE_FRESH_MS: z.coerce.number().int().min(0).max(300_000).default(10_000),
+  /** Requests per minute one organization API key may make to /api/orgs/... (429 with Retry-After beyond). */
+  API_KEY_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(600),
   /** Origin this server answers on from inside, for the status-page cache's renders (default http://127.0.0.1:$PORT). */
   WEB_INTERNAL_URL: z
     .url()

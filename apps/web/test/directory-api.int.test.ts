@@ -71,8 +71,11 @@ describe("directory JSON API v1", () => {
     const res = await runPublic(fn);
     assert.equal(res.status, 400);
     assert.equal(res.headers.get("access-control-allow-origin"), "*");
-    const body = (await res.json()) as { error: { code: string; message: string } };
+    assert.equal(res.headers.get("content-type"), "application/problem+json");
+    const body = (await res.json()) as { status: number; code: string; error: { code: string; message: string } };
     conformsToOpenApi("Error", body);
+    assert.equal(body.status, 400);
+    assert.equal(body.code, "VALIDATION");
     assert.equal(body.error.code, "VALIDATION");
     assert.match(body.error.message, reason);
   }

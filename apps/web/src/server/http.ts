@@ -1,9 +1,10 @@
 import "server-only";
-import { AppError, isAppError, toErrorBody } from "@rpcpulse/config";
+import { AppError, isAppError, PROBLEM_JSON, toProblemBody } from "@rpcpulse/config";
 import { getSessionInfo, type SessionInfo } from "@rpcpulse/auth";
 import { resolveServiceContext, type ServiceContext } from "@rpcpulse/services";
 import { z } from "zod";
 import { getRuntime } from "./runtime.js";
+import { readBearerToken, resolveApiKeyContext, type OrgAccessOptions } from "./api-key-auth.js";
 
 /** Largest JSON body a route handler reads. */
 export const MAX_JSON_BODY_BYTES = 16 * 1024;
@@ -12,8 +13,8 @@ type RouteContext<P> = { params: Promise<P> };
 export type RouteReply = { status?: number; body: unknown; headers?: Record<string, string> };
 
 /**
- * The one adapter for JSON route handlers: runs the handler, maps AppError (and zod errors) to
- * `{ error: { code, message } }` with its HTTP status, logs anything unexpected as a 500.
+ * The one adapter for JSON route handlers: runs the handler, maps AppError (and zod errors) to an
+ * RFC 9457 problem (application/problem+json) with its HTTP status, logs anything unexpected as a 500.
  */
 export function withRoute<P>(handler: (request: Request, params: P) => Promise<RouteReply>) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
@@ -24,12 +25,13 @@ export function withRoute<P>(handler: (request: Request, params: P) => Promise<R
         headers: { "cache-control": "no-store", ...reply.headers },
       });
     } catch (error) {
-      return errorResponse(error);
+      return errorResponse(error, request);
     }
   };
 }
 
-export function errorResponse(error: unknown): Response {
+/** AppError/zod/anything -> `application/problem+json` (RFC 9457, with our `code` and `error` members). */
+export function errorResponse(error: unknown, request?: Request): Response {
   let appError: AppError;
   if (isAppError(error)) appError = error;
   else if (error instanceof z.ZodError) {
@@ -40,9 +42,10 @@ export function errorResponse(error: unknown): Response {
     getRuntime().logger.error({ err: error instanceof Error ? error.stack : String(error) }, "route failed");
     appError = new AppError("INTERNAL", "Internal error.");
   }
-  const headers: Record<string, string> = { "cache-control": "no-store" };
+  const headers: Record<string, string> = { "cache-control": "no-store", "content-type": PROBLEM_JSON };
   if (appError.retryAfterSeconds) headers["retry-after"] = String(appError.retryAfterSeconds);
-  return Response.json(toErrorBody(appError), { status: appError.httpStatus, headers });
+  const instance = request ? new URL(request.url).pathname : undefined;
+  return Response.json(toProblemBody(appError, instance), { status: appError.httpStatus, headers });
 }
 
 /** Read a JSON body of at most `maxBytes`, counting the bytes actually received. */
@@ -97,11 +100,20 @@ export async function requireApiSession(request: Request): Promise<SessionInfo> 
   return session;
 }
 
-/** Session + origin check + membership of the organization in the URL (404 when not a member). */
+/**
+ * Who acts on /api/orgs/[orgId]: an organization API key (`Authorization: Bearer rpk_...`: its own
+ * organization only, read keys GET only, its own rate limit; see api-key-auth.ts) or a signed-in
+ * member (origin check + membership). Another organization is NOT_FOUND either way.
+ */
 export async function requireApiOrgContext(
   request: Request,
   organizationId: string,
-): Promise<{ session: SessionInfo; ctx: ServiceContext }> {
+  options: OrgAccessOptions = {},
+): Promise<{ session: SessionInfo | null; ctx: ServiceContext }> {
+  const bearer = readBearerToken(request);
+  if (bearer !== undefined) {
+    return { session: null, ctx: await resolveApiKeyContext(request, bearer, organizationId, options) };
+  }
   assertSameOrigin(request);
   const session = await requireApiSession(request);
   const ctx = await resolveServiceContext({ prisma: getRuntime().prisma }, { userId: session.userId, organizationId });

@@ -282,8 +282,16 @@ export const SubmitEndpointResponse = z
   .strict();
 export type SubmitEndpointResponse = z.infer<typeof SubmitEndpointResponse>;
 
+/** RFC 9457 problem details (application/problem+json) with our `code` and the older `error` member. */
 export const ErrorResponse = z
   .object({
+    type: z.string(),
+    title: z.string(),
+    status: z.number().int(),
+    detail: z.string(),
+    instance: z.string().optional(),
+    code: z.string(),
+    details: z.record(z.string(), z.unknown()).optional(),
     error: z.object({ code: z.string(), message: z.string(), details: z.record(z.string(), z.unknown()).optional() }),
   })
   .meta({ id: "Error" });

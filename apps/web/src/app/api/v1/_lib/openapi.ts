@@ -20,9 +20,13 @@ const json = (ref: string, description: string) => ({
   description,
   content: { "application/json": { schema: { $ref: `#/components/schemas/${ref}` } } },
 });
+const problem = (description: string) => ({
+  description,
+  content: { "application/problem+json": { schema: { $ref: "#/components/schemas/Error" } } },
+});
 const errors = {
-  "400": json("Error", "Invalid parameters; `error.message` gives the reason."),
-  "404": json("Error", "Unknown network or endpoint."),
+  "400": problem("Invalid parameters (RFC 9457 problem); `detail` gives the reason."),
+  "404": problem("Unknown network or endpoint."),
 };
 const param = (name: string, where: "path" | "query", s: Record<string, unknown>, description: string) => ({
   name,
@@ -111,15 +115,15 @@ export function buildOpenApiDocument(serverUrl?: string) {
           },
           responses: {
             "201": json("SubmitEndpointResponse", "Listed on probation"),
-            "401": json("Error", "Not signed in"),
-            "409": json("Error", "Already listed"),
-            "429": json("Error", "Too many submissions"),
+            "401": problem("Not signed in"),
+            "409": problem("Already listed"),
+            "429": problem("Too many submissions"),
             ...errors,
             "400": json(
               "Error",
               "Invalid input, or a URL the prober would refuse: its name does not resolve, or resolves to a loopback, private, link-local, metadata or reserved address (`error.message` gives the reason).",
             ),
-            "503": json("Error", "The URL's name could not be resolved for now; retry later."),
+            "503": problem("The URL's name could not be resolved for now; retry later."),
           },
         },
       },

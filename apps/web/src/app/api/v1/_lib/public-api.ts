@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { AppError, isAppError, toErrorBody } from "@rpcpulse/config";
+import { AppError, isAppError, PROBLEM_JSON, toProblemBody } from "@rpcpulse/config";
 import { z } from "zod";
 
 /** Every public API response may be read from any origin (no cookies are involved in reads). */
@@ -16,8 +16,11 @@ export interface PublicApiLogger {
   error(fields: Record<string, unknown>, message: string): void;
 }
 
-/** The public API's one error mapping: AppError/zod -> `{ error: { code, message, details } }` with CORS. */
-export function publicErrorResponse(error: unknown, log?: PublicApiLogger): Response {
+/**
+ * The public API's one error mapping: AppError/zod -> an RFC 9457 problem (application/problem+json,
+ * with our `code` and the `error: { code, message, details }` member) with CORS.
+ */
+export function publicErrorResponse(error: unknown, log?: PublicApiLogger, request?: Request): Response {
   let appError: AppError;
   if (isAppError(error)) appError = error;
   else if (error instanceof z.ZodError) {
@@ -28,9 +31,14 @@ export function publicErrorResponse(error: unknown, log?: PublicApiLogger): Resp
     log?.error({ err: error instanceof Error ? error.stack : String(error) }, "public api route failed");
     appError = new AppError("INTERNAL", "Internal error.");
   }
-  const headers: Record<string, string> = { ...CORS_HEADERS, "cache-control": "no-store" };
+  const headers: Record<string, string> = {
+    ...CORS_HEADERS,
+    "cache-control": "no-store",
+    "content-type": PROBLEM_JSON,
+  };
   if (appError.retryAfterSeconds) headers["retry-after"] = String(appError.retryAfterSeconds);
-  return Response.json(toErrorBody(appError), { status: appError.httpStatus, headers });
+  const instance = request ? new URL(request.url).pathname : undefined;
+  return Response.json(toProblemBody(appError, instance), { status: appError.httpStatus, headers });
 }
 
 /**
@@ -81,7 +89,7 @@ export async function runPublic(
     if (status === 200 && notModified(options.request, etag)) return new Response(null, { status: 304, headers });
     return new Response(text, { status, headers });
   } catch (error) {
-    return publicErrorResponse(error, options.log);
+    return publicErrorResponse(error, options.log, options.request);
   }
 }
 

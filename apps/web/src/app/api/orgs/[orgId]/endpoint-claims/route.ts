@@ -15,7 +15,7 @@ export const GET = withRoute<{ orgId: string }>(async (request, params) => {
 
 /** POST /api/orgs/:orgId/endpoint-claims { endpoint: id or URL }: start a claim (admin or owner). */
 export const POST = withRoute<{ orgId: string }>(async (request, params) => {
-  const body = await readJsonBody(request, PostBody);
   const { ctx } = await requireApiOrgContext(request, params.orgId);
+  const body = await readJsonBody(request, PostBody);
   return { status: 201, body: { claim: await claimEndpoint(getClaimDeps(), ctx, body) } };
 });

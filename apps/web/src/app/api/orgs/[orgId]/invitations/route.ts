@@ -10,15 +10,15 @@ const PostBody = z.object({ email: z.string(), role: z.enum(["owner", "admin", "
 
 /** GET /api/orgs/:orgId/invitations: pending invitations (admin or owner). */
 export const GET = withRoute<{ orgId: string }>(async (request, params) => {
-  const { ctx } = await requireApiOrgContext(request, params.orgId);
+  const { ctx } = await requireApiOrgContext(request, params.orgId, { sessionOnly: true });
   const invitations = await listPendingInvitations({ prisma: getRuntime().prisma }, ctx);
   return { body: { invitations } };
 });
 
 /** POST /api/orgs/:orgId/invitations { email, role }: returns the invitation and its link. */
 export const POST = withRoute<{ orgId: string }>(async (request, params) => {
+  const { ctx } = await requireApiOrgContext(request, params.orgId, { sessionOnly: true });
   const body = await readJsonBody(request, PostBody);
-  const { ctx } = await requireApiOrgContext(request, params.orgId);
   requireRole(ctx, "admin");
   const { data } = await inviteMember(
     getRuntime().auth,

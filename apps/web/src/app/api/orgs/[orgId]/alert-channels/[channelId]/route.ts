@@ -1,6 +1,7 @@
-import { deleteAlertChannel } from "@rpcpulse/services";
+import { deleteAlertChannel, setAlertChannelEnabled } from "@rpcpulse/services";
+import { z } from "zod";
 import { getAlertingDeps } from "../../../../../../features/alerts/alerts-deps.js";
-import { requireApiOrgContext, withRoute } from "../../../../../../server/http.js";
+import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../../server/http.js";
 
 export const dynamic = "force-dynamic";
 
@@ -8,5 +9,15 @@ export const dynamic = "force-dynamic";
 export const DELETE = withRoute<{ orgId: string; channelId: string }>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
   await deleteAlertChannel(getAlertingDeps(), ctx, { channelId: params.channelId });
+  return { body: { ok: true } };
+});
+
+const PatchBody = z.object({ enabled: z.boolean() }).strict();
+
+/** PATCH /api/orgs/:orgId/alert-channels/:channelId {enabled} (admin): pause or resume a channel. */
+export const PATCH = withRoute<{ orgId: string; channelId: string }>(async (request, params) => {
+  const { ctx } = await requireApiOrgContext(request, params.orgId);
+  const body = await readJsonBody(request, PatchBody);
+  await setAlertChannelEnabled(getAlertingDeps(), ctx, { channelId: params.channelId, enabled: body.enabled });
   return { body: { ok: true } };
 });

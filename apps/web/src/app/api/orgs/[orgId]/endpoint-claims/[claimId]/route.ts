@@ -13,8 +13,8 @@ const PostBody = z.object({ method: z.enum(CLAIM_PROOF_METHODS) }).strict();
  * (admin or owner): the TXT record, or the token at https://<host>/.well-known/rpcpulse-claim.
  */
 export const POST = withRoute<Params>(async (request, params) => {
-  const body = await readJsonBody(request, PostBody);
   const { ctx } = await requireApiOrgContext(request, params.orgId);
+  const body = await readJsonBody(request, PostBody);
   return { body: { claim: await verifyEndpointClaim(getClaimDeps(), ctx, { claimId: params.claimId, ...body }) } };
 });
 

@@ -11,8 +11,8 @@ const PatchBody = z.object({ role: z.enum(["owner", "admin", "viewer"]) }).stric
 
 /** PATCH /api/orgs/:orgId/members/:memberId { role } (admin or owner; only owners grant owner). */
 export const PATCH = withRoute<Params>(async (request, params) => {
+  const { ctx } = await requireApiOrgContext(request, params.orgId, { sessionOnly: true });
   const body = await readJsonBody(request, PatchBody);
-  const { ctx } = await requireApiOrgContext(request, params.orgId);
   requireRole(ctx, "admin");
   await getOrganizationMember({ prisma: getRuntime().prisma }, ctx, params.memberId);
   await updateMemberRole(
@@ -25,7 +25,7 @@ export const PATCH = withRoute<Params>(async (request, params) => {
 
 /** DELETE /api/orgs/:orgId/members/:memberId (admin or owner). */
 export const DELETE = withRoute<Params>(async (request, params) => {
-  const { ctx } = await requireApiOrgContext(request, params.orgId);
+  const { ctx } = await requireApiOrgContext(request, params.orgId, { sessionOnly: true });
   requireRole(ctx, "admin");
   await getOrganizationMember({ prisma: getRuntime().prisma }, ctx, params.memberId);
   await removeMember(
