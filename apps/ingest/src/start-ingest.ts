@@ -4,7 +4,7 @@ import { AppError, RPCPULSE_VERSION, toErrorBody, type Logger } from "@rpcpulse/
 import {
   agentTokenChannel,
   closeQueues,
-  createRedisConnection,
+  createRedisClient,
   pingRedis,
   readAgentTokenChangeMark,
   type QueueTarget,
@@ -40,7 +40,8 @@ function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 
 /** Everything the ingest process runs, from a parsed environment (the entry only wires signals). */
 export async function startIngest(env: IngestEnv, log: Logger): Promise<RunningIngest> {
-  const redis = createRedisConnection(env.REDIS_URL, { role: "producer", connectionName: "rpcpulse-ingest" });
+  const endpoint = { url: env.REDIS_URL, clusterNodes: env.REDIS_CLUSTER_NODES };
+  const redis = createRedisClient(endpoint, { role: "producer", connectionName: "rpcpulse-ingest" });
   let redisDown = false;
   redis.on("error", (error: Error) => {
     if (!redisDown) log.warn({ err: error.message }, "redis connection error; answering 503 until it is back");
@@ -78,7 +79,7 @@ export async function startIngest(env: IngestEnv, log: Logger): Promise<RunningI
 
   // Token changes from the web app: drop the cached copy at once. After a reconnect, messages may
   // have been missed, so the whole cache is dropped.
-  const subscriber = createRedisConnection(env.REDIS_URL, { role: "worker", connectionName: "rpcpulse-ingest-sub" });
+  const subscriber = createRedisClient(endpoint, { role: "worker", connectionName: "rpcpulse-ingest-sub" });
   let subscribedOnce = false;
   subscriber.on("error", () => undefined);
   subscriber.on("ready", () => {

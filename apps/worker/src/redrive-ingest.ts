@@ -5,7 +5,7 @@
 import { parseArgs } from "node:util";
 import {
   closeQueues,
-  createRedisConnection,
+  createRedisClient,
   listParkedJobs,
   readQueueLoad,
   redriveParkedJobs,
@@ -35,7 +35,10 @@ if (!Number.isSafeInteger(limit) || limit < 0) {
 }
 
 const env = loadWorkerEnv();
-const redis = createRedisConnection(env.REDIS_URL, { role: "worker", connectionName: "rpcpulse-ingest-redrive" });
+const redis = createRedisClient(
+  { url: env.REDIS_URL, clusterNodes: env.REDIS_CLUSTER_NODES },
+  { role: "worker", connectionName: "rpcpulse-ingest-redrive" },
+);
 const target: QueueTarget = { connection: redis, prefix: env.QUEUE_PREFIX };
 try {
   const before = await readQueueLoad(target, "ingest");

@@ -3,7 +3,7 @@ import { RPCPULSE_VERSION, type Logger } from "@rpcpulse/config";
 import { createPrismaClient } from "@rpcpulse/db";
 import {
   closeQueues,
-  createRedisConnection,
+  createRedisClient,
   enqueueMaintenance,
   pingRedis,
   registerRecurringJobs,
@@ -47,7 +47,10 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
   const id = env.WORKER_ID ?? `${host}:${process.pid}`;
   const log = rootLog.child({ workerId: id });
 
-  const redis = createRedisConnection(env.REDIS_URL, { role: "worker", connectionName: `rpcpulse-worker-${id}` });
+  const redis = createRedisClient(
+    { url: env.REDIS_URL, clusterNodes: env.REDIS_CLUSTER_NODES },
+    { role: "worker", connectionName: `rpcpulse-worker-${id}` },
+  );
   let redisDown = false;
   redis.on("error", (error: Error) => {
     if (!redisDown) log.warn({ err: error.message }, "redis connection error; reconnecting");

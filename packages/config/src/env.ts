@@ -57,6 +57,24 @@ export const redisEnv = {
     .refine((v) => v.startsWith("redis://") || v.startsWith("rediss://"), "must be a redis:// URL")
     .default("redis://127.0.0.1:6379")
     .describe("Redis URL (redis:// or rediss://) for the BullMQ queues, rate limits and caches."),
+  /**
+   * Seed nodes of a Redis Cluster, `host:port` comma-separated (e.g. `redis-1:6379,redis-2:6379`):
+   * queues then run on the cluster (each queue hash-tagged onto one slot); REDIS_URL still gives the
+   * credentials and TLS. Unset: the single Redis at REDIS_URL.
+   */
+  REDIS_CLUSTER_NODES: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.\-_]+:\d{1,5}(,[A-Za-z0-9.\-_]+:\d{1,5})*$/, "must be host:port[,host:port...]")
+      .transform((v) =>
+        v.split(",").map((entry) => {
+          const at = entry.lastIndexOf(":");
+          return { host: entry.slice(0, at), port: Number(entry.slice(at + 1)) };
+        }),
+      )
+      .optional(),
+  ),
   /** Key prefix so several installs (or test runs) can share one Redis. */
   QUEUE_PREFIX: z
     .string()

@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Redis } from "./connection.js";
+import type { RedisConnection } from "./connection.js";
 
 /**
  * Agent-token changes (rotation, revocation, a deleted node) reach every ingest process two ways:
@@ -20,7 +20,7 @@ export function agentTokenChangeMarkKey(prefix: string, tokenPrefix: string): st
 
 /** The token's change mark (a random id per change), or null when it has not changed lately. */
 export async function readAgentTokenChangeMark(
-  connection: Redis,
+  connection: RedisConnection,
   prefix: string,
   tokenPrefix: string,
 ): Promise<string | null> {
@@ -28,7 +28,11 @@ export async function readAgentTokenChangeMark(
 }
 
 /** Mark first, then publish: a process that reads the mark after this returns sees the change. */
-export async function publishAgentTokenChange(connection: Redis, prefix: string, tokenPrefix: string): Promise<void> {
+export async function publishAgentTokenChange(
+  connection: RedisConnection,
+  prefix: string,
+  tokenPrefix: string,
+): Promise<void> {
   const mark = `${Date.now().toString(36)}-${randomBytes(6).toString("hex")}`;
   await connection.set(agentTokenChangeMarkKey(prefix, tokenPrefix), mark, "PX", AGENT_TOKEN_CHANGE_MARK_TTL_MS);
   await connection.publish(agentTokenChannel(prefix), tokenPrefix);

@@ -1,6 +1,19 @@
-import { Redis, type RedisOptions } from "ioredis";
+import { Cluster, Redis, type ClusterOptions, type RedisOptions } from "ioredis";
 
-export type { Redis } from "ioredis";
+export type { Cluster, Redis } from "ioredis";
+
+/** A single Redis or a Redis Cluster: queues, workers and producers take either. */
+export type RedisConnection = Redis | Cluster;
+
+/**
+ * Where Redis is: REDIS_URL for a single server, or REDIS_CLUSTER_NODES (seed nodes of a Redis
+ * Cluster, `host:port` each) for a cluster. With cluster nodes, REDIS_URL still gives the
+ * credentials (user, password) and TLS (rediss://) the nodes share.
+ */
+export interface RedisEndpoint {
+  url: string;
+  clusterNodes?: ReadonlyArray<{ host: string; port: number }> | undefined;
+}
 
 /**
  * Who holds the connection decides how it behaves while Redis is away:
@@ -37,8 +50,50 @@ export function createRedisConnection(redisUrl: string, options: CreateRedisConn
   return new Redis(redisUrl, { ...shared, ...byRole });
 }
 
+/** True for an ioredis Cluster (queue names are hash-tagged there, see bullQueueName). */
+export function isClusterConnection(connection: RedisConnection): connection is Cluster {
+  return connection.isCluster;
+}
+
+/**
+ * A single Redis (createRedisConnection) or, with `endpoint.clusterNodes`, an ioredis Cluster with
+ * the same role semantics: MOVED/ASK followed, commands retried across a failover
+ * (retryDelayOnFailover / retryDelayOnClusterDown) and slots refreshed on every reconnect.
+ */
+export function createRedisClient(endpoint: RedisEndpoint, options: CreateRedisConnectionOptions): RedisConnection {
+  const nodes = endpoint.clusterNodes;
+  if (!nodes || nodes.length === 0) return createRedisConnection(endpoint.url, options);
+  const url = new URL(endpoint.url);
+  const credentials: RedisOptions = {
+    ...(url.username ? { username: decodeURIComponent(url.username) } : {}),
+    ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
+    ...(url.protocol === "rediss:" ? { tls: {} } : {}),
+  };
+  const worker = options.role === "worker";
+  const clusterOptions: ClusterOptions = {
+    clusterRetryStrategy: computeReconnectDelay,
+    // A worker's commands wait for the cluster to come back; a producer's fail fast (503, agent retries).
+    enableOfflineQueue: worker,
+    retryDelayOnFailover: 200,
+    retryDelayOnClusterDown: 300,
+    retryDelayOnTryAgain: 100,
+    slotsRefreshTimeout: 2_000,
+    redisOptions: {
+      ...credentials,
+      connectionName: options.connectionName,
+      // Reconnect when a failover turns the node into a replica.
+      reconnectOnError: (error) => error.message.startsWith("READONLY"),
+      ...(worker ? { maxRetriesPerRequest: null } : { maxRetriesPerRequest: 1, connectTimeout: 2_000 }),
+    },
+  };
+  return new Cluster(
+    nodes.map((n) => ({ host: n.host, port: n.port })),
+    clusterOptions,
+  );
+}
+
 /** PING with a deadline, for health endpoints; never throws. */
-export async function pingRedis(connection: Redis, timeoutMs = 1_000): Promise<boolean> {
+export async function pingRedis(connection: RedisConnection, timeoutMs = 1_000): Promise<boolean> {
   // A connection still doing its first handshake is not "down": wait for it within the deadline.
   // One that is reconnecting or closed is down now, and the health check says so at once.
   const starting =
@@ -60,7 +115,7 @@ export async function pingRedis(connection: Redis, timeoutMs = 1_000): Promise<b
   }
 }
 
-function waitForReady(connection: Redis): Promise<void> {
+function waitForReady(connection: RedisConnection): Promise<void> {
   if (connection.status === "ready") return Promise.resolve();
   return new Promise((resolve, reject) => {
     const onReady = (): void => {

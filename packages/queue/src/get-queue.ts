@@ -1,10 +1,10 @@
 import { Queue } from "bullmq";
-import type { Redis } from "ioredis";
 import { queueCatalog, type PayloadOf, type QueueName } from "./catalog.js";
+import { isClusterConnection, type RedisConnection } from "./connection.js";
 
 /** Where queues live: one Redis connection and the key prefix (QUEUE_PREFIX) of this install. */
 export interface QueueTarget {
-  connection: Redis;
+  connection: RedisConnection;
   prefix: string;
   /**
    * Errors a Queue reports (mostly the shared connection's, which its owner already logs).
@@ -15,7 +15,17 @@ export interface QueueTarget {
 
 export type CatalogQueue<N extends QueueName> = Queue<PayloadOf<N>, unknown, string>;
 
-const cache = new WeakMap<Redis, Map<string, Queue>>();
+/**
+ * The name BullMQ keys a queue by. On a Redis Cluster it is hash-tagged (`{ingest}`), so every key
+ * of one queue (`<prefix>:{ingest}:wait`, `:active`, `:<job id>`...) hashes to one slot, as BullMQ's
+ * multi-key Lua scripts require, while different queues spread over the cluster's masters. On a
+ * single Redis the keys stay untagged (`<prefix>:ingest:...`), so an upgrade strands no queued job.
+ */
+export function bullQueueName(name: QueueName, connection: RedisConnection): string {
+  return isClusterConnection(connection) ? `{${name}}` : name;
+}
+
+const cache = new WeakMap<RedisConnection, Map<string, Queue>>();
 
 /**
  * The one Queue instance per (connection, prefix, name), configured from the catalog.
@@ -30,7 +40,7 @@ export function getQueue<N extends QueueName>(name: N, target: QueueTarget): Cat
   const key = `${target.prefix}\u0000${name}`;
   let queue = byKey.get(key);
   if (!queue) {
-    queue = new Queue(name, {
+    queue = new Queue(bullQueueName(name, target.connection), {
       connection: target.connection,
       prefix: target.prefix,
       defaultJobOptions: queueCatalog[name].defaultJobOptions,
@@ -43,7 +53,7 @@ export function getQueue<N extends QueueName>(name: N, target: QueueTarget): Cat
 }
 
 /** Close every queue opened on this connection through getQueue (before closing the connection). */
-export async function closeQueues(connection: Redis): Promise<void> {
+export async function closeQueues(connection: RedisConnection): Promise<void> {
   const byKey = cache.get(connection);
   if (!byKey) return;
   cache.delete(connection);

@@ -1,4 +1,4 @@
-import { enqueueIngestBatch, ingestBatchStream, type QueueTarget, type Redis } from "@rpcpulse/queue";
+import { enqueueIngestBatch, ingestBatchStream, type QueueTarget, type RedisConnection } from "@rpcpulse/queue";
 import type { IngestJob } from "@rpcpulse/services";
 
 /**
@@ -39,7 +39,7 @@ end
 redis.call('PEXPIRE', KEYS[1], ARGV[4])
 return added`;
 
-type ScriptedRedis = Redis & {
+type ScriptedRedis = RedisConnection & {
   rpcpulseTakeToken(key: string, ratePerMs: number, burst: number): Promise<[number, number]>;
   rpcpulseMarkSeen(key: string, seq: string, score: number, window: number, ttlMs: number): Promise<number>;
 };

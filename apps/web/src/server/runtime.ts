@@ -8,8 +8,7 @@ import {
   type ReadDatabase,
   type SqlPool,
 } from "@rpcpulse/db";
-import { createRedisConnection } from "@rpcpulse/queue";
-import type { Redis } from "ioredis";
+import { createRedisClient, type RedisConnection } from "@rpcpulse/queue";
 import { getEnv, type WebEnv } from "../env.js";
 
 /** Process-wide singletons, created on first use (kept on globalThis so dev reloads reuse them). */
@@ -18,7 +17,7 @@ interface Runtime {
   logger: Logger;
   prisma: PrismaClient;
   auth: Auth;
-  redis: Redis;
+  redis: RedisConnection;
   /** Small pool for the raw-SQL functions of @rpcpulse/db (storage mode, time series). */
   sql: SqlPool;
   /**
@@ -44,7 +43,10 @@ export function getRuntime(): Runtime {
     logger,
     trustedProxies: env.TRUSTED_PROXIES,
   });
-  const redis = createRedisConnection(env.REDIS_URL, { role: "producer", connectionName: "rpcpulse-web" });
+  const redis = createRedisClient(
+    { url: env.REDIS_URL, clusterNodes: env.REDIS_CLUSTER_NODES },
+    { role: "producer", connectionName: "rpcpulse-web" },
+  );
   redis.on("error", (error: Error) => logger.warn({ err: error.message }, "redis connection error"));
   const sql = createSqlPool(env.DATABASE_URL, {
     max: 5,

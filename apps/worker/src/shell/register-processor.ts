@@ -1,5 +1,12 @@
 import { isAppError, type AppErrorCode, type Logger } from "@rpcpulse/config";
-import { parsePayload, queueCatalog, type PayloadOf, type QueueName, type QueueTarget } from "@rpcpulse/queue";
+import {
+  bullQueueName,
+  parsePayload,
+  queueCatalog,
+  type PayloadOf,
+  type QueueName,
+  type QueueTarget,
+} from "@rpcpulse/queue";
 import { DelayedError, UnrecoverableError, Worker, type Job } from "bullmq";
 import { RetryLaterError } from "./retry-later.js";
 
@@ -114,7 +121,7 @@ export function registerProcessor<N extends QueueName, R>(
     }
   };
 
-  const worker = new Worker(queue, run, {
+  const worker = new Worker(bullQueueName(queue, options.target.connection), run, {
     connection: options.target.connection,
     prefix: options.target.prefix,
     concurrency: options.concurrency,
