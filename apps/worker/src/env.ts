@@ -1,4 +1,13 @@
-import { databaseEnv, loadEnvOrExit, loggingEnv, parseEnv, redisEnv, runtimeEnv, secretsEnv } from "@rpcpulse/config";
+import {
+  databaseEnv,
+  loadEnvOrExit,
+  loggingEnv,
+  parseEnv,
+  redisEnv,
+  runtimeEnv,
+  secretsEnv,
+  smtpEnv,
+} from "@rpcpulse/config";
 import { z } from "zod";
 
 /**
@@ -101,6 +110,8 @@ export const workerEnvShape = {
   NETWORK_HEAD_INTERVAL_MS: milliseconds(10_000, 1_000),
   /** How often the public URL of every node that has one is checked (public head vs node head). */
   PUBLIC_HEAD_INTERVAL_MS: milliseconds(30_000, 1_000),
+  /** How often registered block producers (Hive/Steem witnesses) are read: a miss is seen within this. */
+  PRODUCER_INTERVAL_MS: milliseconds(15_000, 1_000),
   // Tuning advisor: one recurring sweep evaluates nodes with new samples and verifies applied suggestions.
   ...consumerEnv("advisor", { concurrency: 1 }),
   /** Sweep period (the advisor job); each run evaluates at most ADVISOR_BATCH_SIZE nodes with new samples. */
@@ -134,19 +145,8 @@ export const workerEnvShape = {
     .url()
     .refine((v) => v.startsWith("http://") || v.startsWith("https://"), "must be an http(s) URL")
     .optional(),
-  /** The SMTP relay for email channels and status-page mail: smtp://user:pass@host:587 or smtps://host:465. */
-  SMTP_URL: z.preprocess(
-    (v) => (v === "" ? undefined : v),
-    z
-      .string()
-      .regex(/^smtps?:\/\/\S+$/, "must be smtp://… or smtps://…")
-      .optional(),
-  ),
-  SMTP_FROM: z.string().min(3).max(320).default("RPC Pulse <alerts@localhost>"),
-  /** Refuse to send unless STARTTLS succeeds (smtp:// URLs). */
-  SMTP_REQUIRE_TLS: flag("false"),
-  /** Verify the relay's certificate (turn off only for a self-signed relay on a private network). */
-  SMTP_TLS_REJECT_UNAUTHORIZED: flag("true"),
+  // The SMTP relay for email channels and status-page mail (SMTP_URL, SMTP_FROM, SMTP_REQUIRE_TLS, ...).
+  ...smtpEnv,
   /** Let webhook/Slack/Discord/Telegram deliveries reach loopback/private addresses (self-hosted, demo, tests). */
   NOTIFY_ALLOW_PRIVATE: flag("false"),
   NOTIFY_TIMEOUT_MS: milliseconds(10_000, 100),

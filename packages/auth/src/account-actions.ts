@@ -33,14 +33,35 @@ interface UserBody {
   user: { id: string; email: string; name: string };
 }
 
-export async function signUp(auth: Auth, input: SignUpInput, headers: Headers): Promise<AuthEndpointResult<UserBody>> {
+/** `next` (a same-site path) is where the verification mail sent on sign-up continues to. */
+export async function signUp(
+  auth: Auth,
+  input: SignUpInput,
+  headers: Headers,
+  options: { next?: string | undefined } = {},
+): Promise<AuthEndpointResult<UserBody>> {
   const body = SignUpInput.parse(input);
-  return callAuthEndpoint<UserBody>(auth, { path: "/sign-up/email", body, headers });
+  return callAuthEndpoint<UserBody>(auth, {
+    path: "/sign-up/email",
+    body: { ...body, ...(options.next ? { callbackURL: options.next } : {}) },
+    headers,
+  });
 }
 
-export async function signIn(auth: Auth, input: SignInInput, headers: Headers): Promise<AuthEndpointResult<UserBody>> {
+/** With two-factor sign-in on, the first step answers `twoFactorRedirect` and sets a short-lived challenge cookie. */
+export type SignInBody = UserBody | { twoFactorRedirect: true; twoFactorMethods?: string[] };
+
+export function needsSecondFactor(body: SignInBody): body is { twoFactorRedirect: true } {
+  return "twoFactorRedirect" in body && body.twoFactorRedirect === true;
+}
+
+export async function signIn(
+  auth: Auth,
+  input: SignInInput,
+  headers: Headers,
+): Promise<AuthEndpointResult<SignInBody>> {
   const body = SignInInput.parse(input);
-  return callAuthEndpoint<UserBody>(auth, { path: "/sign-in/email", body: { ...body, rememberMe: true }, headers });
+  return callAuthEndpoint<SignInBody>(auth, { path: "/sign-in/email", body: { ...body, rememberMe: true }, headers });
 }
 
 export async function signOut(auth: Auth, headers: Headers): Promise<AuthEndpointResult<{ success: boolean }>> {

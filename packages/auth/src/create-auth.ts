@@ -2,10 +2,19 @@ import { betterAuth } from "better-auth";
 import { prismaAdapter } from "better-auth/adapters/prisma";
 import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/api";
 import { organization } from "better-auth/plugins/organization";
+import { twoFactor } from "better-auth/plugins/two-factor";
 import type { Logger } from "@rpcpulse/config";
 import type { PrismaClient } from "@rpcpulse/db";
 import { accessControl, orgRoles } from "./access-control.js";
+import type { AuthMailer } from "./auth-mail.js";
 import { DEMO_EMAIL } from "./demo-constants.js";
+import {
+  consumeVerificationLink,
+  createEmailFlows,
+  EMAIL_VERIFICATION_EXPIRES_IN_SECONDS,
+  RESET_PASSWORD_EXPIRES_IN_SECONDS,
+  type VerificationStore,
+} from "./email-flows.js";
 
 export const SESSION_EXPIRES_IN_SECONDS = 7 * 24 * 60 * 60;
 /** A session used at least once a day keeps sliding forward; idle for 7 days it expires. */
@@ -27,6 +36,10 @@ export interface AuthRateLimits {
   signUp: RateLimitRule;
   changePassword: RateLimitRule;
   passwordReset: RateLimitRule;
+  /** Resending the verification email. */
+  verificationEmail: RateLimitRule;
+  /** Two-factor sign-in codes, enabling and disabling. */
+  twoFactor: RateLimitRule;
 }
 
 export const DEFAULT_RATE_LIMITS: AuthRateLimits = {
@@ -35,7 +48,12 @@ export const DEFAULT_RATE_LIMITS: AuthRateLimits = {
   signUp: { window: 600, max: 10 },
   changePassword: { window: 60, max: 5 },
   passwordReset: { window: 600, max: 3 },
+  verificationEmail: { window: 600, max: 3 },
+  twoFactor: { window: 60, max: 10 },
 };
+
+/** Shown as the issuer in authenticator apps. */
+export const TOTP_ISSUER = "RPC Pulse";
 
 export interface CreateAuthOptions {
   prisma: PrismaClient;
@@ -50,6 +68,12 @@ export interface CreateAuthOptions {
   rateLimits?: Partial<AuthRateLimits>;
   /** Reverse proxies whose X-Forwarded-For entries are trusted when resolving the client IP. */
   trustedProxies?: string[];
+  /**
+   * The SMTP relay for account mail (password reset, verification, invitations). Without one those
+   * mails are off: no reset by email, and invitations are accepted without a verified address
+   * (there is no way to verify one); the web app says so.
+   */
+  mailer?: AuthMailer | null;
 }
 
 /**
@@ -63,8 +87,22 @@ export function createAuth(options: CreateAuthOptions) {
   const secure = options.secureCookies ?? baseUrl.protocol === "https:";
   const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const log = options.logger?.child({ component: "auth" });
+  const mailer = options.mailer ?? null;
+  const context: { current?: Promise<{ internalAdapter: VerificationStore }> } = {};
+  const mail = mailer
+    ? createEmailFlows({
+        mailer,
+        origin,
+        demoMode: options.demoMode,
+        log,
+        store: async () => {
+          if (!context.current) throw new Error("auth context is not ready");
+          return (await context.current).internalAdapter;
+        },
+      })
+    : null;
 
-  return betterAuth({
+  const auth = betterAuth({
     appName: "RPC Pulse",
     baseURL: origin,
     basePath: "/api/auth",
@@ -87,9 +125,25 @@ export function createAuth(options: CreateAuthOptions) {
       minPasswordLength: MIN_PASSWORD_LENGTH,
       maxPasswordLength: MAX_PASSWORD_LENGTH,
       autoSignIn: true,
+      // Unverified users may sign in (and create organizations); joining one needs a verified address.
       requireEmailVerification: false,
       revokeSessionsOnPasswordReset: true,
+      resetPasswordTokenExpiresIn: RESET_PASSWORD_EXPIRES_IN_SECONDS,
+      ...(mail ? { sendResetPassword: mail.sendResetPassword, onPasswordReset: mail.onPasswordReset } : {}),
     },
+    ...(mail
+      ? {
+          emailVerification: {
+            sendOnSignUp: true,
+            sendOnSignIn: false,
+            autoSignInAfterVerification: false,
+            expiresIn: EMAIL_VERIFICATION_EXPIRES_IN_SECONDS,
+            sendVerificationEmail: mail.sendVerificationEmail,
+          },
+        }
+      : {}),
+    // Reset, verification and two-factor challenge tokens are stored as SHA-256 of the identifier.
+    verification: { storeIdentifier: "hashed" },
     session: {
       expiresIn: SESSION_EXPIRES_IN_SECONDS,
       updateAge: SESSION_UPDATE_AGE_SECONDS,
@@ -107,6 +161,8 @@ export function createAuth(options: CreateAuthOptions) {
         "/change-password": limits.changePassword,
         "/request-password-reset": limits.passwordReset,
         "/reset-password": limits.passwordReset,
+        "/send-verification-email": limits.verificationEmail,
+        "/two-factor/*": limits.twoFactor,
       },
     },
     advanced: {
@@ -126,6 +182,20 @@ export function createAuth(options: CreateAuthOptions) {
       // A password change always ends every other session (a stolen cookie dies with the old password).
       // In demo mode the demo password is public: nobody may change it and lock other visitors out.
       before: createAuthMiddleware(async (ctx) => {
+        if (ctx.path === "/verify-email") {
+          await consumeVerificationLink(
+            ctx.context.internalAdapter,
+            (ctx.query as { token?: unknown } | undefined)?.token,
+          );
+          return undefined;
+        }
+        if (ctx.path === "/two-factor/enable" && options.demoMode) {
+          const current = await getSessionFromCtx(ctx);
+          if (current?.user.email === DEMO_EMAIL) {
+            throw new APIError("FORBIDDEN", { message: "The demo account cannot turn on two-factor sign-in." });
+          }
+          return undefined;
+        }
         if (ctx.path === "/change-password") {
           if (options.demoMode) {
             const current = await getSessionFromCtx(ctx);
@@ -148,14 +218,25 @@ export function createAuth(options: CreateAuthOptions) {
         membershipLimit: 200,
         invitationExpiresIn: INVITATION_EXPIRES_IN_SECONDS,
         cancelPendingInvitationsOnReInvite: true,
-        requireEmailVerificationOnInvitation: false,
-        // Mail delivery comes later: the inviter sees the link in the UI. Log without the address.
+        // With mail, the invitee must confirm the invited address before joining; without, it cannot.
+        requireEmailVerificationOnInvitation: Boolean(mail),
+        // The inviter also sees the link in the UI (to send by other means).
         sendInvitationEmail: async (data) => {
           log?.info({ invitationId: data.id, organizationId: data.organization.id }, "invitation created");
+          if (mail) await mail.sendInvitationEmail(data);
         },
+      }),
+      // TOTP: the secret and the backup codes are stored encrypted with the auth secret.
+      twoFactor({
+        issuer: TOTP_ISSUER,
+        backupCodeOptions: { amount: 10, length: 10, storeBackupCodes: "encrypted" },
+        // A new device always asks for the code (no "trust this device" cookie is offered by the UI).
+        trustDeviceMaxAge: 30 * 24 * 60 * 60,
       }),
     ],
   });
+  context.current = auth.$context;
+  return auth;
 }
 
 export type Auth = ReturnType<typeof createAuth>;

@@ -144,3 +144,23 @@ export async function setActiveOrganization(
   const body = z.object({ organizationId: Id }).parse(input);
   return callAuthEndpoint(auth, { path: "/organization/set-active", body, headers });
 }
+
+export type InvitationLinkState = "pending" | "expired" | "canceled" | "accepted" | "rejected" | "unknown";
+
+/**
+ * Why an invitation link does (not) work, for a clear page: expired, revoked (canceled), already
+ * used (accepted), declined, or unknown. Read by id only (the id is the secret of the link).
+ */
+export async function describeInvitationLink(auth: Auth, invitationId: string): Promise<InvitationLinkState> {
+  const parsed = Id.safeParse(invitationId);
+  if (!parsed.success) return "unknown";
+  const ctx = await auth.$context;
+  const row = await ctx.adapter.findOne<{ status: string; expiresAt: Date }>({
+    model: "invitation",
+    where: [{ field: "id", value: parsed.data }],
+  });
+  if (!row) return "unknown";
+  if (row.status === "canceled" || row.status === "accepted" || row.status === "rejected") return row.status;
+  if (row.status !== "pending") return "unknown";
+  return new Date(row.expiresAt).getTime() > Date.now() ? "pending" : "expired";
+}

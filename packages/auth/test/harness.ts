@@ -1,5 +1,7 @@
+import assert from "node:assert/strict";
+import { AppError } from "@rpcpulse/config";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
-import { createAuth, type Auth, type AuthRateLimits } from "../src/index.js";
+import { createAuth, type Auth, type AuthMailer, type AuthRateLimits } from "../src/index.js";
 
 export const BASE_URL = "http://localhost:3000";
 
@@ -12,7 +14,7 @@ export interface Harness {
 }
 
 export async function createHarness(
-  options: { demoMode?: boolean; rateLimits?: Partial<AuthRateLimits> } = {},
+  options: { demoMode?: boolean; rateLimits?: Partial<AuthRateLimits>; mailer?: AuthMailer } = {},
 ): Promise<Harness> {
   const db = await createTestDatabase();
   const make = () =>
@@ -22,6 +24,7 @@ export async function createHarness(
       secret: "test-secret-0123456789abcdef0123456789abcdef",
       demoMode: options.demoMode ?? false,
       ...(options.rateLimits ? { rateLimits: options.rateLimits } : {}),
+      ...(options.mailer ? { mailer: options.mailer } : {}),
     });
   return { db, auth: make(), restart: make, close: () => db.drop() };
 }
@@ -46,4 +49,17 @@ export function toCookieHeader(setCookies: string[]): string {
     .map((c) => c.split(";")[0] ?? "")
     .filter((pair) => pair.includes("=") && !pair.endsWith("="))
     .join("; ");
+}
+
+/** Awaits `promise` and asserts it failed with this AppError code (and better-auth reason code, if given). */
+export async function expectAppError(promise: Promise<unknown>, code: AppError["code"], reason?: string) {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof AppError, `expected AppError, got ${String(error)}`);
+    assert.equal(error.code, code, error.message);
+    if (reason) assert.equal((error.details as { reason?: string } | undefined)?.reason, reason, error.message);
+    return error;
+  }
+  assert.fail(`expected ${code}, but the call succeeded`);
 }
