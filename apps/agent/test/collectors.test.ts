@@ -14,6 +14,7 @@ import { collectDisks } from "../src/collect/disks.js";
 import { collectConntrack } from "../src/collect/conntrack.js";
 import { TcpScanner } from "../src/collect/proc-net-tcp.js";
 import { Sampler } from "../src/collect/sampler.js";
+import { errorMessage } from "../src/collect/proc-files.js";
 
 function tempRoot(): string {
   return mkdtempSync(join(tmpdir(), "rpcpulse-agent-test-"));
@@ -250,4 +251,24 @@ test("a full sample from this machine is valid wire format", async () => {
   assert.ok(second.host?.cpuPct !== null && second.self?.cpuPct !== null);
   assert.ok(second.netstat?.listenOverflows.delta !== null);
   assert.ok(second.self!.rssBytes > 0);
+});
+
+test("errorMessage names the reasons of a connect that failed on every address of a name", async () => {
+  const { createServer } = await import("node:net");
+  const probe = createServer();
+  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
+  const port = (probe.address() as { port: number }).port;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  const { request } = await import("node:http");
+  // "localhost" has two addresses here (::1 and 127.0.0.1): Node reports an AggregateError with an empty message.
+  const error = await new Promise<unknown>((resolve) => {
+    const req = request({ host: "localhost", port, path: "/" }, () => resolve(null));
+    req.on("error", resolve);
+    req.end();
+  });
+  const text = errorMessage(error);
+  assert.ok(text.length > 0, "an empty reason tells the operator nothing");
+  assert.match(text, /ECONNREFUSED/);
+  assert.equal(errorMessage(new AggregateError([new Error("a"), new Error("a"), new Error("b")], "")), "a; b");
+  assert.equal(errorMessage(Object.assign(new Error(""), { code: "EPIPE" })), "EPIPE");
 });

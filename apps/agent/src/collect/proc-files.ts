@@ -30,7 +30,15 @@ export function readIntsOrNull(path: string): number[] | null {
   return parts.every((n) => Number.isFinite(n)) ? parts : null;
 }
 
+/**
+ * A readable reason for any error. A connect to a name with several addresses (localhost: ::1 and
+ * 127.0.0.1) fails as an AggregateError whose own message is empty: its inner errors say why.
+ */
 export function errorMessage(error: unknown): string {
-  const text = error instanceof Error ? error.message : String(error);
+  let text: string;
+  if (error instanceof AggregateError && error.errors.length > 0)
+    text = [...new Set(error.errors.map((inner: unknown) => errorMessage(inner)))].join("; ");
+  else if (error instanceof Error) text = error.message || (error as NodeJS.ErrnoException).code || error.name;
+  else text = String(error);
   return text.length > 500 ? `${text.slice(0, 497)}...` : text;
 }

@@ -3,6 +3,7 @@ import { request as httpsRequest } from "node:https";
 import { accessSync, constants, existsSync, readFileSync } from "node:fs";
 import { createChainAdapter } from "../chain/index.js";
 import type { AgentConfig } from "../config/load.js";
+import { errorMessage } from "../collect/proc-files.js";
 import type { Check } from "./host-checks.js";
 
 const TOKEN_SHAPE = /^rpa_[0-9a-f]{16}_[A-Za-z0-9_-]{20,}$/;
@@ -114,7 +115,7 @@ export async function checkIngest(config: AgentConfig, token: string | null): Pr
       {
         id: "ingest",
         status: "fail",
-        detail: `${url.origin}: ${error instanceof Error ? error.message : String(error)}: batches stay in the spool`,
+        detail: `${url.origin}: ${errorMessage(error)}: batches stay in the spool`,
         fix: 'check DNS, the firewall (outbound HTTPS) and the ingestUrl; the node shows "Waiting for first batch" until this works',
       },
     ];

@@ -1,6 +1,7 @@
 import http from "node:http";
 import https from "node:https";
 import { RPCPULSE_VERSION } from "@rpcpulse/config";
+import { errorMessage } from "../collect/proc-files.js";
 
 export type SendOutcome =
   | { kind: "delivered"; status: number }
@@ -46,7 +47,7 @@ export function postBatch(url: URL, token: string, seq: number, gz: Buffer, time
     const timer = setTimeout(() => req.destroy(new Error(`timeout after ${timeoutMs} ms`)), timeoutMs);
     req.on("error", (error) => {
       clearTimeout(timer);
-      resolve({ kind: "backoff", status: null, reason: error.message });
+      resolve({ kind: "backoff", status: null, reason: errorMessage(error) });
     });
     req.on("response", (res) => {
       let body = "";
