@@ -109,14 +109,36 @@ export interface DeliveryLogRow {
   eventKind: string | null;
 }
 
-/** The organization's delivery log, newest first. */
+export interface DeliveryLogFilter {
+  organizationId: string;
+  status?: DeliveryStatusValue;
+  channelId?: string;
+  createdSince?: Date;
+}
+
+function deliveryLogWhere(f: DeliveryLogFilter): Prisma.DeliveryWhereInput {
+  return {
+    organizationId: f.organizationId,
+    ...(f.status ? { status: f.status } : {}),
+    ...(f.channelId ? { channelId: f.channelId } : {}),
+    ...(f.createdSince ? { createdAt: { gte: f.createdSince } } : {}),
+  };
+}
+
+/** Deliveries of the organization that match the filter (the delivery log's pager). */
+export async function countOrganizationDeliveries(prisma: PrismaClient, input: DeliveryLogFilter): Promise<number> {
+  return prisma.delivery.count({ where: deliveryLogWhere(input) });
+}
+
+/** The organization's delivery log, newest first, filtered, one page (`offset`, `limit`). */
 export async function listOrganizationDeliveries(
   prisma: PrismaClient,
-  input: { organizationId: string; limit: number },
+  input: DeliveryLogFilter & { limit: number; offset?: number },
 ): Promise<DeliveryLogRow[]> {
   const rows = await prisma.delivery.findMany({
-    where: { organizationId: input.organizationId },
-    orderBy: { createdAt: "desc" },
+    where: deliveryLogWhere(input),
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    skip: input.offset ?? 0,
     take: input.limit,
     include: { channel: { select: { name: true } }, event: { select: { title: true, kind: true } } },
   });

@@ -46,6 +46,8 @@ export const FleetQuery = z.object({
     .optional()
     .catch(undefined)
     .transform((v) => v?.trim() || undefined),
+  /** 1-based page of FLEET_PAGE_SIZE rows (a 10,000-node organization renders one page). */
+  page: z.coerce.number().int().min(1).max(1_000_000).catch(1),
 });
 export type FleetQuery = z.infer<typeof FleetQuery>;
 
@@ -74,11 +76,18 @@ export interface FleetRow {
   agentVersion: string | null;
 }
 
+/** Rows per page of the overview. */
+export const FLEET_PAGE_SIZE = 100;
+
 export interface FleetOverview {
   now: Date;
+  /** The query as parsed; `page` clamped to the pages there are. */
   query: FleetQuery;
-  /** Nodes after filter and sort. */
+  /** One page of the nodes after filter and sort. */
   rows: FleetRow[];
+  /** Nodes that match the filter (all pages). */
+  matched: number;
+  pageCount: number;
   /** Counts over the whole organization (not the filter). */
   summary: Record<NodeStatus, number> & { total: number };
   /** Networks the organization has nodes on (for the filter). */
@@ -219,10 +228,15 @@ export async function getFleetOverview(
       (!query.status || r.status === query.status) &&
       (!needle || r.name.toLowerCase().includes(needle)),
   );
+  const pageCount = Math.max(1, Math.ceil(filtered.length / FLEET_PAGE_SIZE));
+  const page = Math.min(query.page, pageCount);
+  const start = (page - 1) * FLEET_PAGE_SIZE;
   return {
     now,
-    query,
-    rows: sortFleetRows(filtered, query.sort, query.dir),
+    query: { ...query, page },
+    rows: sortFleetRows(filtered, query.sort, query.dir).slice(start, start + FLEET_PAGE_SIZE),
+    matched: filtered.length,
+    pageCount,
     summary,
     networks: [...networks].map(([slug, name]) => ({ slug, name })).sort((a, b) => a.name.localeCompare(b.name)),
   };

@@ -1,8 +1,9 @@
 import type { ReactNode } from "react";
+import { DataTable as SharedTable } from "../../components/data-table.js";
 
 /**
- * A table of the alerts page (rules, channels, delivery log): a line instead of an empty table, and
- * with `actions` a last column with a screen-reader header for the row buttons (editors only).
+ * A table of the alerts page (rules, channels): the shared table with a line instead of an empty
+ * table, and with `actions` a last column with a screen-reader header for the row buttons.
  */
 export function DataTable(props: {
   testId: string;
@@ -12,25 +13,16 @@ export function DataTable(props: {
   emptyText: string;
   children: ReactNode;
 }) {
-  if (props.empty) return <p className="muted">{props.emptyText}</p>;
+  const columns = props.columns.map((c) => ({ key: c, label: c }));
   return (
-    <table className="data" data-testid={props.testId}>
-      <thead>
-        <tr>
-          {props.columns.map((c) => (
-            <th key={c} scope="col">
-              {c}
-            </th>
-          ))}
-          {props.actions ? (
-            <th scope="col" className="actions">
-              <span className="sr-only">Actions</span>
-            </th>
-          ) : null}
-        </tr>
-      </thead>
-      <tbody>{props.children}</tbody>
-    </table>
+    <SharedTable
+      testId={props.testId}
+      columns={props.actions ? [...columns, { key: "actions", label: "Actions", srOnly: true }] : columns}
+      rowCount={props.empty ? 0 : 1}
+      empty={<p className="muted">{props.emptyText}</p>}
+    >
+      {props.children}
+    </SharedTable>
   );
 }
 

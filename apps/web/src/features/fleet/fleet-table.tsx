@@ -1,8 +1,10 @@
-import type { FleetOverview, FleetQuery, FleetSortKey } from "@rpcpulse/services";
+import { FLEET_PAGE_SIZE, type FleetOverview, type FleetQuery, type FleetSortKey } from "@rpcpulse/services";
+import { DataTable, Pager, type DataColumn } from "../../components/data-table.js";
+import { tableHref } from "../../lib/table-query.js";
 import { formatAgo, formatCount, formatDuration, formatLag, formatMs, UNKNOWN_LAG_TITLE } from "./format.js";
 import { PublicHeadCell } from "./public-head.js";
 
-const COLUMNS: { key: FleetSortKey; label: string; numeric?: boolean; title?: string }[] = [
+const COLUMNS: (DataColumn & { key: FleetSortKey })[] = [
   { key: "name", label: "Node" },
   { key: "status", label: "Status" },
   { key: "network", label: "Network" },
@@ -29,20 +31,13 @@ const COLUMNS: { key: FleetSortKey; label: string; numeric?: boolean; title?: st
   { key: "agent", label: "Agent" },
 ];
 
-/** URL of the overview with some params changed (undefined removes one). */
+/** URL of the overview with some params changed (undefined removes one; any change but the page goes to page 1). */
 export function fleetHref(
   slug: string,
   query: FleetQuery,
-  change: Partial<Record<keyof FleetQuery, string | undefined>>,
+  change: Partial<Record<keyof FleetQuery, string | number | undefined>>,
 ): string {
-  const merged: Record<string, string | undefined> = { ...query, ...change };
-  const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(merged)) {
-    if (v === undefined || (k === "sort" && v === "name") || (k === "dir" && v === "asc")) continue;
-    params.set(k, v);
-  }
-  const qs = params.toString();
-  return `/app/o/${slug}${qs ? `?${qs}` : ""}`;
+  return tableHref(`/app/o/${slug}`, query, change, { defaults: { sort: "name", dir: "asc" } });
 }
 
 /**
@@ -52,67 +47,58 @@ export function fleetHref(
 export function FleetTable({ slug, overview }: { slug: string; overview: FleetOverview }) {
   const { query, rows, now } = overview;
   return (
-    <div className="table-scroll">
-      <table className="data fleet" data-testid="fleet-table">
-        <thead>
-          <tr>
-            {COLUMNS.map((c) => {
-              const active = query.sort === c.key;
-              const dir = active && query.dir === "asc" ? "desc" : "asc";
-              return (
-                <th
-                  key={c.key}
-                  scope="col"
-                  className={c.numeric ? "num" : undefined}
-                  title={c.title}
-                  aria-sort={active ? (query.dir === "asc" ? "ascending" : "descending") : undefined}
-                >
-                  <a href={fleetHref(slug, query, { sort: c.key, dir })}>
-                    {c.label}
-                    {active ? (query.dir === "asc" ? " ▲" : " ▼") : ""}
-                  </a>
-                </th>
-              );
-            })}
+    <>
+      <DataTable
+        columns={COLUMNS}
+        className="fleet"
+        testId="fleet-table"
+        rowCount={rows.length}
+        sort={{ key: query.sort, dir: query.dir, href: (key, dir) => fleetHref(slug, query, { sort: key, dir }) }}
+      >
+        {rows.map((r) => (
+          <tr key={r.id}>
+            <td>
+              <a href={`/app/o/${slug}/nodes/${r.id}`}>{r.name}</a>
+              {r.region ? <span className="muted small"> {r.region}</span> : null}
+            </td>
+            <td>
+              <span className={`status ${r.status}`}>{r.status}</span>
+            </td>
+            <td>{r.networkName}</td>
+            <td className="mono client" title={`${r.clientName}${r.clientVersion ? ` ${r.clientVersion}` : ""}`}>
+              {r.clientName}
+              {r.clientVersion ? ` ${r.clientVersion}` : ""}
+            </td>
+            <td
+              className="num"
+              title={r.lagBlocks === null && r.lastSeenAt ? UNKNOWN_LAG_TITLE : undefined}
+              data-testid="fleet-lag"
+            >
+              {formatLag(r.lagBlocks, r.lastSeenAt !== null)}
+            </td>
+            <td className="num">{formatCount(r.finalityLagBlocks)}</td>
+            <td className="num">{formatDuration(r.headAgeMs)}</td>
+            <td className="num">
+              <PublicHeadCell view={r.publicHead} />
+            </td>
+            <td className="num">{formatMs(r.latencyP50Ms)}</td>
+            <td className="num">{formatMs(r.latencyP95Ms)}</td>
+            <td className="num">{formatCount(r.connections)}</td>
+            <td className="num">{formatCount(r.timeWait)}</td>
+            <td className="num">{formatAgo(r.lastSeenAt, now)}</td>
+            <td className="mono">{r.agentVersion ?? "—"}</td>
           </tr>
-        </thead>
-        <tbody>
-          {rows.map((r) => (
-            <tr key={r.id}>
-              <td>
-                <a href={`/app/o/${slug}/nodes/${r.id}`}>{r.name}</a>
-                {r.region ? <span className="muted small"> {r.region}</span> : null}
-              </td>
-              <td>
-                <span className={`status ${r.status}`}>{r.status}</span>
-              </td>
-              <td>{r.networkName}</td>
-              <td className="mono client" title={`${r.clientName}${r.clientVersion ? ` ${r.clientVersion}` : ""}`}>
-                {r.clientName}
-                {r.clientVersion ? ` ${r.clientVersion}` : ""}
-              </td>
-              <td
-                className="num"
-                title={r.lagBlocks === null && r.lastSeenAt ? UNKNOWN_LAG_TITLE : undefined}
-                data-testid="fleet-lag"
-              >
-                {formatLag(r.lagBlocks, r.lastSeenAt !== null)}
-              </td>
-              <td className="num">{formatCount(r.finalityLagBlocks)}</td>
-              <td className="num">{formatDuration(r.headAgeMs)}</td>
-              <td className="num">
-                <PublicHeadCell view={r.publicHead} />
-              </td>
-              <td className="num">{formatMs(r.latencyP50Ms)}</td>
-              <td className="num">{formatMs(r.latencyP95Ms)}</td>
-              <td className="num">{formatCount(r.connections)}</td>
-              <td className="num">{formatCount(r.timeWait)}</td>
-              <td className="num">{formatAgo(r.lastSeenAt, now)}</td>
-              <td className="mono">{r.agentVersion ?? "—"}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+        ))}
+      </DataTable>
+      <Pager
+        label="Nodes"
+        testId="fleet-pager"
+        page={query.page}
+        pageCount={overview.pageCount}
+        total={overview.matched}
+        pageSize={FLEET_PAGE_SIZE}
+        href={(page) => fleetHref(slug, query, { page })}
+      />
+    </>
   );
 }

@@ -7,6 +7,8 @@ import { CopyButtons } from "../../../features/directory/copy-buttons.js";
 
 import { loadRegionLatency, toRankedRows } from "../../../features/directory/ranked-rows.js";
 import { RankedTable } from "../../../features/directory/ranked-table.js";
+import { rankedSearchText, rankedSortValue } from "../../../features/directory/view-model.js";
+import { searchRows, sortRows, tableHref } from "../../../lib/table-query.js";
 import { STATUS_TEXT, StatusMark } from "../../../features/directory/status-mark.js";
 import { getRuntime } from "../../../server/runtime.js";
 import { CAPABILITY_LABELS, DirectorySearch, toQuery } from "./search-params.js";
@@ -46,9 +48,18 @@ export default async function RankedPage(props: Props) {
   }
   const [chains, regional] = await Promise.all([listDirectoryChains(deps), loadRegionLatency(deps, list, search)]);
   const chain = chains.chains.find((c) => c.network === network);
-  const rows = toRankedRows(list.endpoints, regional);
+  const ranked = toRankedRows(list.endpoints, regional);
+  const found = searchRows(ranked, search.q, rankedSearchText);
+  const rows =
+    search.sort === "rank" && search.dir === "asc"
+      ? found
+      : sortRows(found, (r) => rankedSortValue(r, search.sort), search.dir);
+  const pageHref = (change: Record<string, string | undefined>) =>
+    tableHref(`/directory/${network}`, { ...search, min: search.min || undefined }, change, {
+      defaults: { region: "all", window: "24h", sort: "rank", dir: "asc" },
+    });
   const apiHref = `/api/v1/chains/${encodeURIComponent(network)}/endpoints${toQuery(search)}`;
-  const filtered = search.cap.length > 0 || search.min > 0;
+  const filtered = search.cap.length > 0 || search.min > 0 || search.q !== "";
   const dead = rows.filter((r) => r.status === "dead").length;
   const probation = rows.filter((r) => r.status === "probation").length;
 
@@ -82,6 +93,16 @@ export default async function RankedPage(props: Props) {
       </div>
 
       <form className="card dir-filters" method="get" action={`/directory/${network}`} aria-label="Filters">
+        {search.sort !== "rank" || search.dir !== "asc" ? (
+          <>
+            <input type="hidden" name="sort" value={search.sort} />
+            <input type="hidden" name="dir" value={search.dir} />
+          </>
+        ) : null}
+        <div className="field">
+          <label htmlFor="f-q">Search</label>
+          <input id="f-q" name="q" type="search" defaultValue={search.q} placeholder="Name, provider or URL" />
+        </div>
         <div className="field">
           <label htmlFor="f-region">Region</label>
           <select id="f-region" name="region" defaultValue={search.region}>
@@ -173,7 +194,11 @@ export default async function RankedPage(props: Props) {
             </p>
           </div>
         ) : (
-          <RankedTable rows={rows} caption={`${chain?.name ?? network} endpoints by rank`} />
+          <RankedTable
+            rows={rows}
+            caption={`${chain?.name ?? network} endpoints by rank`}
+            sort={{ key: search.sort, dir: search.dir, href: (sort, dir) => pageHref({ sort, dir }) }}
+          />
         )}
       </section>
       <CopyButtons />

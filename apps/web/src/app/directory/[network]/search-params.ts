@@ -1,5 +1,6 @@
 import { DirectoryCapability, DirectoryWindow } from "@rpcpulse/services";
 import { z } from "zod";
+import { RANKED_SORT_KEYS } from "../../../features/directory/view-model.js";
 
 /**
  * The ranked page's filters, all in the URL (shareable, no client state). Bad values fall back to
@@ -20,6 +21,10 @@ export const DirectorySearch = z.object({
     }),
   min: z.coerce.number().int().min(0).max(100).catch(0).default(0),
   window: DirectoryWindow.catch("24h").default("24h"),
+  /** Text search over name, provider, operator and URL. */
+  q: z.string().trim().max(100).catch("").default(""),
+  sort: z.enum(RANKED_SORT_KEYS).catch("rank").default("rank"),
+  dir: z.enum(["asc", "desc"]).catch("asc").default("asc"),
 });
 export type DirectorySearch = z.output<typeof DirectorySearch>;
 

@@ -127,7 +127,7 @@ export default async function FleetPage(props: {
                 </Link>
               ) : null}
               <span className="muted small filters-count">
-                {overview.rows.length} of {summary.total} shown
+                {overview.matched} of {summary.total} match
               </span>
             </form>
             {overview.rows.length === 0 ? (

@@ -11,6 +11,7 @@ import {
   toggleChannelAction,
   toggleRuleAction,
 } from "../../../../../features/alerts/actions.js";
+import { ActiveAlertsTable, alertsUrlState, DeliveryLog } from "../../../../../features/alerts/alert-tables.js";
 import { ChannelForm } from "../../../../../features/alerts/channel-form.js";
 import { EventsChart } from "../../../../../features/alerts/events-chart.js";
 import { RuleForm, type RuleFormValues, type RuleTypeOption } from "../../../../../features/alerts/rule-form.js";
@@ -18,7 +19,6 @@ import { getUserOrganizations } from "../../../../../server/org-pages.js";
 import { getRuntime } from "../../../../../server/runtime.js";
 import { requireOrgContext } from "../../../../../server/session.js";
 import "../../../../../features/alerts/alerts.css";
-import { Time } from "../../../../../components/time.js";
 
 export const metadata: Metadata = { title: "Alerts" };
 export const dynamic = "force-dynamic";
@@ -59,16 +59,18 @@ export default async function AlertsPage({
   searchParams,
 }: {
   params: Promise<{ slug: string }>;
-  searchParams: Promise<{ edit?: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
 }) {
   const { slug } = await params;
-  const { edit } = await searchParams;
+  const query = await searchParams;
+  const edit = typeof query.edit === "string" ? query.edit : undefined;
+  const urlState = alertsUrlState(query);
+  const now = new Date();
   const { session, ctx } = await requireOrgContext(slug);
   const [orgs, view] = await Promise.all([
     getUserOrganizations(session.userId),
-    getAlertsOverview({ prisma: getRuntime().prisma }, ctx),
+    getAlertsOverview({ prisma: getRuntime().prisma }, ctx, { deliveries: urlState.deliveries, now }),
   ]);
-  const now = new Date();
   const s = ctx.organizationSlug;
   const channelName = new Map(view.channels.map((c) => [c.id, c.name]));
   const editing = edit ? view.rules.find((r) => r.id === edit) : undefined;
@@ -101,9 +103,7 @@ export default async function AlertsPage({
       })()
     : NEW_RULE;
   const count = (st: string) => view.active.filter((a) => a.status === st).length;
-  const failed24h = view.deliveries.filter(
-    (d) => d.status === "failed" && now.getTime() - d.createdAt.getTime() < 86_400_000,
-  ).length;
+  const failed24h = view.failed24h;
 
   return (
     <AppShell user={session} orgs={orgs} currentSlug={s} active="alerts">
@@ -134,39 +134,7 @@ export default async function AlertsPage({
 
       <section className="card" aria-labelledby="active-title">
         <h2 id="active-title">Current alerts</h2>
-        {view.active.length === 0 ? (
-          <p className="muted" data-testid="no-active">
-            Nothing firing. Every rule is ok.
-          </p>
-        ) : (
-          <table className="data" data-testid="active-alerts">
-            <thead>
-              <tr>
-                <th scope="col">Status</th>
-                <th scope="col">Target</th>
-                <th scope="col">Rule</th>
-                <th scope="col">Now</th>
-                <th scope="col">Since</th>
-              </tr>
-            </thead>
-            <tbody>
-              {view.active.map((a) => (
-                <tr key={`${a.ruleId}|${a.targetKey}`}>
-                  <td>
-                    <span className={`badge status-${a.status}`}>{a.status}</span>
-                    {a.silenced ? <span className="badge muted-badge">maintenance</span> : null}
-                  </td>
-                  <td>{a.targetName}</td>
-                  <td>{a.ruleName}</td>
-                  <td>{a.summary}</td>
-                  <td>
-                    <Time at={a.breachSince ?? a.since} now={now} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <ActiveAlertsTable slug={s} view={view} state={urlState} now={now} />
         <h3 className="small muted">Notifications in the last 24 hours</h3>
         <EventsChart events={view.events} now={now} />
       </section>
@@ -290,42 +258,7 @@ export default async function AlertsPage({
 
       <section className="card" aria-labelledby="log-title">
         <h2 id="log-title">Delivery log</h2>
-        <DataTable
-          testId="delivery-log"
-          columns={["When", "What", "Channel", "Status", "Attempts", "Response"]}
-          actions={false}
-          empty={view.deliveries.length === 0}
-          emptyText="No deliveries yet."
-        >
-          {view.deliveries.map((d) => (
-            <tr key={d.id}>
-              <td>
-                <Time at={d.createdAt} now={now} />
-              </td>
-              <td>
-                {d.eventTitle ? (
-                  <>
-                    <span className={`badge status-${d.eventKind ?? ""}`}>{d.eventKind}</span> {d.eventTitle}
-                  </>
-                ) : (
-                  <span className="muted">{d.purpose}</span>
-                )}
-              </td>
-              <td>
-                {d.channelName ?? d.channelType}
-                <div className="mono small muted">{d.target}</div>
-              </td>
-              <td>
-                <span className={`badge delivery-${d.status}`}>{d.status}</span>
-              </td>
-              <td>{d.attempts}</td>
-              <td className="small">
-                {d.responseCode ?? ""}
-                {d.lastError ? <div className="error-text">{d.lastError}</div> : null}
-              </td>
-            </tr>
-          ))}
-        </DataTable>
+        <DeliveryLog slug={s} view={view} state={urlState} now={now} />
       </section>
     </AppShell>
   );
