@@ -36,10 +36,23 @@ type Upper<Q extends string> = Uppercase<Q>;
 function consumerEnv<Q extends ConsumedQueue>(queue: Q, defaults: { concurrency: number }) {
   const key = queue.toUpperCase() as Upper<Q>;
   return {
-    [`WORKER_${key}_ENABLED`]: flag("true"),
-    [`WORKER_${key}_CONCURRENCY`]: z.coerce.number().int().min(1).max(256).default(defaults.concurrency),
-    [`WORKER_${key}_LIMIT_MAX`]: z.coerce.number().int().min(1).optional(),
-    [`WORKER_${key}_LIMIT_DURATION_MS`]: milliseconds(1_000, 1),
+    [`WORKER_${key}_ENABLED`]: flag("true").describe(`Run the ${queue} queue's consumer in this worker.`),
+    [`WORKER_${key}_CONCURRENCY`]: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(256)
+      .default(defaults.concurrency)
+      .describe(`${queue} jobs processed at once by this worker.`),
+    [`WORKER_${key}_LIMIT_MAX`]: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .optional()
+      .describe(
+        `Rate limit of the ${queue} queue: at most this many jobs per WORKER_${key}_LIMIT_DURATION_MS (unset: none).`,
+      ),
+    [`WORKER_${key}_LIMIT_DURATION_MS`]: milliseconds(1_000, 1).describe(`Window of WORKER_${key}_LIMIT_MAX.`),
   } as {
     [K in `WORKER_${Upper<Q>}_ENABLED`]: ReturnType<typeof flag>;
   } & {
@@ -62,11 +75,14 @@ export const workerEnvShape = {
   WORKER_ROLE: z
     .string()
     .regex(/^[a-z0-9-]{1,32}$/)
-    .default("worker"),
-  WORKER_HEALTH_HOST: z.string().min(1).default("0.0.0.0"),
+    .default("worker")
+    .describe("Label this worker reports in its heartbeat (health page), e.g. probes or ingest for split deployments."),
+  WORKER_HEALTH_HOST: z.string().min(1).default("0.0.0.0").describe("Address of the /healthz and /metrics server."),
   /** 0 picks a free port (tests); the compose healthcheck uses the default. */
   WORKER_HEALTH_PORT: z.coerce.number().int().min(0).max(65_535).default(3002),
-  WORKER_HEARTBEAT_INTERVAL_MS: milliseconds(15_000, 100),
+  WORKER_HEARTBEAT_INTERVAL_MS: milliseconds(15_000, 100).describe(
+    "How often this worker writes its heartbeat (WORKER_ID, role, version) for the health page.",
+  ),
   /** Plain-PostgreSQL storage maintenance period: rollups of the last 3 h are refreshed each run, so keep it near a minute. */
   MAINTENANCE_INTERVAL_MS: milliseconds(60_000, 100),
   /** Register the recurring jobs at start (idempotent; every replica may do it). */
@@ -78,12 +94,20 @@ export const workerEnvShape = {
   STATUS_UPTIME_INTERVAL_MS: milliseconds(600_000, 1_000),
   /** Refs filled per run at most (in chunks of STATUS_UPTIME_BATCH_SIZE); the rest wait for the next run. */
   STATUS_UPTIME_MAX_REFS: z.coerce.number().int().min(1).max(2_000).default(500),
-  STATUS_UPTIME_BATCH_SIZE: z.coerce.number().int().min(1).max(500).default(25),
+  STATUS_UPTIME_BATCH_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(500)
+    .default(25)
+    .describe("Uptime refs filled per chunk (see STATUS_UPTIME_MAX_REFS)."),
   // Many ingest jobs in flight let the writer coalesce their batches into one COPY per flush.
   ...consumerEnv("ingest", { concurrency: 48 }),
   /** Ingest write stage: flush at this many pending samples, or this long after the first. */
   INGEST_FLUSH_MAX_SAMPLES: z.coerce.number().int().min(1).max(100_000).default(5_000),
-  INGEST_FLUSH_MAX_DELAY_MS: milliseconds(25, 0),
+  INGEST_FLUSH_MAX_DELAY_MS: milliseconds(25, 0).describe(
+    "Ingest write stage: flush this long after the first pending sample at the latest.",
+  ),
   /** Flushes in flight at once (each holds one PostgreSQL connection). */
   INGEST_FLUSH_CONCURRENCY: z.coerce.number().int().min(1).max(16).default(2),
   /**
@@ -91,7 +115,9 @@ export const workerEnvShape = {
    * lasts, without using up an attempt: first after this delay, doubling (±20 % jitter) up to the max.
    */
   INGEST_DB_RETRY_BASE_MS: milliseconds(1_000, 1),
-  INGEST_DB_RETRY_MAX_MS: milliseconds(60_000, 1),
+  INGEST_DB_RETRY_MAX_MS: milliseconds(60_000, 1).describe(
+    "Longest wait between tries of an ingest job while PostgreSQL is away (see INGEST_DB_RETRY_BASE_MS).",
+  ),
   // Public endpoint directory: rounds, capability checks and ranking run as jobs on the probe queue.
   ...consumerEnv("probe", { concurrency: 2 }),
   /** Let the prober reach loopback/private/CGNAT targets (self-hosted, demo, tests with simnet). Metadata stays blocked. */
@@ -100,12 +126,19 @@ export const workerEnvShape = {
   PROBE_ONLY_PRIVATE: flag("false"),
   /** One probe round over every listed endpoint this often; starts spread over PROBE_JITTER of it. */
   PROBE_INTERVAL_MS: milliseconds(30_000, 1_000),
-  PROBE_JITTER: z.coerce.number().min(0).max(0.9).default(0.5),
+  PROBE_JITTER: z.coerce
+    .number()
+    .min(0)
+    .max(0.9)
+    .default(0.5)
+    .describe("Fraction of PROBE_INTERVAL_MS over which a round's probe starts are spread."),
   /** Probes in flight at once within a round. */
   PROBE_CONCURRENCY: z.coerce.number().int().min(1).max(256).default(32),
-  PROBE_TIMEOUT_MS: milliseconds(10_000, 100),
-  PROBE_CAPABILITY_INTERVAL_MS: milliseconds(1_800_000, 1_000),
-  DIRECTORY_RANK_INTERVAL_MS: milliseconds(60_000, 1_000),
+  PROBE_TIMEOUT_MS: milliseconds(10_000, 100).describe("One probe request's time limit."),
+  PROBE_CAPABILITY_INTERVAL_MS: milliseconds(1_800_000, 1_000).describe(
+    "How often each listed endpoint's capabilities (methods, archive, websocket) are checked.",
+  ),
+  DIRECTORY_RANK_INTERVAL_MS: milliseconds(60_000, 1_000).describe("How often the directory ranking is recomputed."),
   /** How often every network's consensus head is decided and stored (network_heads); lag is measured against it. */
   NETWORK_HEAD_INTERVAL_MS: milliseconds(10_000, 1_000),
   /** How often the public URL of every node that has one is checked (public head vs node head). */
@@ -116,7 +149,13 @@ export const workerEnvShape = {
   ...consumerEnv("advisor", { concurrency: 1 }),
   /** Sweep period (the advisor job); each run evaluates at most ADVISOR_BATCH_SIZE nodes with new samples. */
   ADVISOR_INTERVAL_MS: milliseconds(60_000, 1_000),
-  ADVISOR_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(200),
+  ADVISOR_BATCH_SIZE: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(200)
+    .describe("Nodes with new samples evaluated per advisor sweep at most."),
   /** Applied suggestions verified per run at most. */
   ADVISOR_VERIFY_BATCH_SIZE: z.coerce.number().int().min(1).max(10_000).default(100),
   /** Telemetry window each evaluation reads, ending now (minutes). */
@@ -136,8 +175,16 @@ export const workerEnvShape = {
    * were committed but never queued (crash between the two steps, Redis away), older than the grace.
    */
   ALERT_DELIVERY_SWEEP_INTERVAL_MS: milliseconds(30_000, 100),
-  ALERT_DELIVERY_SWEEP_GRACE_MS: milliseconds(30_000, 0),
-  ALERT_DELIVERY_SWEEP_BATCH: z.coerce.number().int().min(1).max(10_000).default(500),
+  ALERT_DELIVERY_SWEEP_GRACE_MS: milliseconds(30_000, 0).describe(
+    "Delivery outbox sweeper: only rows older than this are queued again.",
+  ),
+  ALERT_DELIVERY_SWEEP_BATCH: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(10_000)
+    .default(500)
+    .describe("Delivery outbox sweeper: rows queued per run at most."),
   /** Fault injection for the outbox test only: SIGKILL this worker after delivery rows are committed, before they are queued. */
   WORKER_FAULT_KILL_AFTER_DELIVERY_COMMIT: flag("false"),
   /** Public origin of the web app, for links in notifications (optional). */
@@ -149,7 +196,9 @@ export const workerEnvShape = {
   ...smtpEnv,
   /** Let webhook/Slack/Discord/Telegram deliveries reach loopback/private addresses (self-hosted, demo, tests). */
   NOTIFY_ALLOW_PRIVATE: flag("false"),
-  NOTIFY_TIMEOUT_MS: milliseconds(10_000, 100),
+  NOTIFY_TIMEOUT_MS: milliseconds(10_000, 100).describe(
+    "Time limit of one notification delivery (webhook, chat, SMTP).",
+  ),
   /** Telegram Bot API base (tests and air-gapped demos point it at a local receiver). */
   TELEGRAM_API_BASE: z
     .url()

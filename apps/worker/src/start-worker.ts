@@ -166,6 +166,7 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
           rankEveryMs: env.DIRECTORY_RANK_INTERVAL_MS,
           headsEveryMs: env.NETWORK_HEAD_INTERVAL_MS,
           publicHeadsEveryMs: env.PUBLIC_HEAD_INTERVAL_MS,
+          producersEveryMs: env.PRODUCER_INTERVAL_MS,
         },
         alertsEveryMs: env.ALERT_EVALUATE_INTERVAL_MS,
         deliverySweepEveryMs: env.ALERT_DELIVERY_SWEEP_INTERVAL_MS,

@@ -20,6 +20,8 @@ export interface RecurringJobSettings {
     rankEveryMs: number;
     headsEveryMs?: number;
     publicHeadsEveryMs?: number;
+    /** Block producers (witnesses) read from the chain; omitted = the probe round's period. */
+    producersEveryMs?: number;
   };
   /** Alert evaluation period (alerts queue); omitted = no alert schedule. */
   alertsEveryMs?: number;
@@ -118,6 +120,13 @@ export function listRecurringJobs(settings: RecurringJobSettings): RecurringJob[
       everyMs: d.publicHeadsEveryMs ?? d.probeEveryMs,
       jobName: "node-public-heads",
       payload: { task: "public-heads" },
+    },
+    {
+      id: "producers",
+      queue: "probe",
+      everyMs: d.producersEveryMs ?? d.probeEveryMs,
+      jobName: "producers",
+      payload: { task: "producers" },
     },
   ];
   return [storage, ...statusUptime, ...directory, ...alerts, ...listAdvisorJobs(settings)];

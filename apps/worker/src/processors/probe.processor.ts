@@ -4,6 +4,7 @@ import {
   checkDirectoryCapabilities,
   decideNetworkHeads,
   probeDirectoryRound,
+  pollWitnesses,
   probeNodePublicHeads,
   rankDirectory,
 } from "@rpcpulse/services";
@@ -41,6 +42,11 @@ export function createProbeProcessor(deps: { pool: SqlPool }, settings: ProbePro
         { client, concurrency: Math.min(16, settings.concurrency), onlyPrivate: settings.onlyPrivate },
       );
       log.info(report, "node public heads checked");
+      return report;
+    }
+    if (task === "producers") {
+      const report = await pollWitnesses({ sql: deps.pool }, { client, onlyPrivate: settings.onlyPrivate });
+      log.info(report, "producers read");
       return report;
     }
     if (task === "rank") {

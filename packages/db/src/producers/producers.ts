@@ -194,7 +194,7 @@ export async function listProducerStatuses(
 
 /**
  * Where to read a network's witnesses from: the public URLs of the organizations' own nodes on it
- * first, then the directory's active endpoints, best ranked first.
+ * first, then the directory's active endpoints, best ranked first, then those still on probation.
  */
 export async function listProducerSources(
   sql: SqlClient,
@@ -207,11 +207,11 @@ export async function listProducerSources(
        WHERE nw.slug = $1 AND n.organization_id = ANY($2::text[]) AND n.api_family = 'hive'
          AND n.public_url IS NOT NULL AND n.public_url <> ''
        UNION ALL
-       SELECT e.url, 1 AS tier, coalesce(max(r.score), 0)::float8 AS score
+       SELECT e.url, CASE WHEN e.status = 'active' THEN 1 ELSE 2 END AS tier, coalesce(max(r.score), 0)::float8 AS score
        FROM public_endpoints e JOIN networks nw ON nw.id = e.network_id
        LEFT JOIN endpoint_rankings r ON r.endpoint_id = e.id
-       WHERE nw.slug = $1 AND e.status = 'active' AND e.api_family = 'hive'
-       GROUP BY e.url
+       WHERE nw.slug = $1 AND e.status <> 'dead' AND e.api_family = 'hive'
+       GROUP BY e.url, e.status
      ) s
      GROUP BY url ORDER BY min(tier), max(score) DESC, url
      LIMIT $3`,

@@ -8,12 +8,13 @@ import { defineQueue } from "../define-queue.js";
  * - "capabilities": capability checks of the endpoints whose last check is older than the cadence;
  * - "rank": network heads, scores per window and region, ranking snapshot, listing status;
  * - "heads": decide and store every network's consensus head (network_heads), which every lag is measured against;
- * - "public-heads": check the public URL of every node that has one (node_public_heads: public head vs node head).
+ * - "public-heads": check the public URL of every node that has one (node_public_heads: public head vs node head);
+ * - "producers": read every registered producer (Hive/Steem witnesses) from the chain (producer_latest, misses, history).
  * `endpointId` is the original single-endpoint form and still accepted (a round of one).
  * Directory endpoints have no owning organization.
  */
 export const ProbePayload = z.object({
-  task: z.enum(["round", "capabilities", "rank", "heads", "public-heads"]).optional(),
+  task: z.enum(["round", "capabilities", "rank", "heads", "public-heads", "producers"]).optional(),
   endpointIds: z.array(EntityId).max(10_000).optional(),
   endpointId: EntityId.optional(),
   organizationId: EntityId.optional(),
