@@ -1,7 +1,9 @@
 import {
   databaseEnv,
+  databaseReadEnv,
   loadEnvOrExit,
   loggingEnv,
+  metricsEnv,
   parseEnv,
   redisEnv,
   runtimeEnv,
@@ -64,6 +66,9 @@ function consumerEnv<Q extends ConsumedQueue>(queue: Q, defaults: { concurrency:
 
 export const workerEnvShape = {
   ...databaseEnv,
+  // The worker reads and writes the primary; a configured replica is only watched (health, metrics).
+  ...databaseReadEnv,
+  ...metricsEnv,
   ...redisEnv,
   ...loggingEnv,
   ...runtimeEnv,
