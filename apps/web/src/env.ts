@@ -8,6 +8,7 @@ import {
   redisEnv,
   runtimeEnv,
   secretsEnv,
+  smtpEnv,
 } from "@rpcpulse/config";
 
 /**
@@ -21,6 +22,8 @@ export const webEnvShape = {
   ...loggingEnv,
   ...runtimeEnv,
   ...secretsEnv,
+  /** The SMTP relay for account mail (password reset, email verification, invitations); same as the worker's. */
+  ...smtpEnv,
   /** Signs session cookies. Required in production; at least 32 characters. */
   BETTER_AUTH_SECRET: z.string().min(32, "must be at least 32 characters").optional(),
   /** Public origin of the app; the only origin trusted for state-changing requests. */

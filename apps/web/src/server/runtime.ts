@@ -1,5 +1,6 @@
 import { createAuth, type Auth } from "@rpcpulse/auth";
 import { createLogger, type Logger } from "@rpcpulse/config";
+import { createMailer, type Mailer } from "@rpcpulse/notify";
 import {
   createPrismaClient,
   createReadDatabase,
@@ -17,6 +18,8 @@ interface Runtime {
   logger: Logger;
   prisma: PrismaClient;
   auth: Auth;
+  /** The SMTP relay (SMTP_URL) for account mail; null when none is configured. */
+  mailer: Mailer | null;
   redis: RedisConnection;
   /** Small pool for the raw-SQL functions of @rpcpulse/db (storage mode, time series). */
   sql: SqlPool;
@@ -35,7 +38,17 @@ export function getRuntime(): Runtime {
   const env = getEnv();
   const logger = createLogger({ name: "web", level: env.LOG_LEVEL, format: env.LOG_FORMAT });
   const prisma = createPrismaClient(env.DATABASE_URL);
+  const mailer = env.SMTP_URL
+    ? createMailer({
+        url: env.SMTP_URL,
+        from: env.SMTP_FROM,
+        requireTls: env.SMTP_REQUIRE_TLS,
+        rejectUnauthorized: env.SMTP_TLS_REJECT_UNAUTHORIZED,
+        maxConnections: 2,
+      })
+    : null;
   const auth = createAuth({
+    mailer,
     prisma,
     baseUrl: env.APP_BASE_URL,
     secret: env.BETTER_AUTH_SECRET,
@@ -64,6 +77,6 @@ export function getRuntime(): Runtime {
         logger.warn(status, status.serving === "replica" ? "reads back on the replica" : "reads on the primary"),
     },
   );
-  holder.__rpcpulseWebRuntime = { env, logger, prisma, auth, redis, sql, reads };
+  holder.__rpcpulseWebRuntime = { env, logger, prisma, auth, mailer, redis, sql, reads };
   return holder.__rpcpulseWebRuntime;
 }

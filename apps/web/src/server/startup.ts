@@ -10,6 +10,11 @@ export async function startServer(env: WebEnv): Promise<void> {
       "BETTER_AUTH_SECRET is not set: using a secret derived from DATABASE_URL. Fine for development and demos only; set a random 32+ character secret for any real deployment.",
     );
   }
+  if (!env.SMTP_URL) {
+    logger.warn(
+      "SMTP_URL is not set: no password reset by email, no email verification and no invitation mail (invitees join without a verified address; the inviter copies the link). Set SMTP_URL and SMTP_FROM to turn account mail on.",
+    );
+  }
   if (env.DEMO_MODE) {
     try {
       const result = await ensureDemoAccount({ auth, demoMode: true });

@@ -30,6 +30,11 @@ export default async function SignInPage({
               You are signed out.
             </div>
           ) : null}
+          {params.reset ? (
+            <div className="notice ok" role="status">
+              Your password was changed and every session signed out. Sign in with the new password.
+            </div>
+          ) : null}
           {demo ? (
             <div className="notice info" role="note">
               Demo: sign in as <code>{DEMO_EMAIL}</code> with password <code>{DEMO_PASSWORD}</code>.

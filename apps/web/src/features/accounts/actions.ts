@@ -1,22 +1,29 @@
 "use server";
-import { changePassword, ChangePasswordInput, signIn, SignInInput, signOut, signUp, SignUpInput } from "@rpcpulse/auth";
+import {
+  changePassword,
+  ChangePasswordInput,
+  needsSecondFactor,
+  signIn,
+  SignInInput,
+  signOut,
+  signUp,
+  SignUpInput,
+} from "@rpcpulse/auth";
 import { redirect } from "next/navigation";
 import { formValues, runFormAction, type FormState } from "../../server/action.js";
 import { applySetCookies } from "../../server/cookies.js";
 import { getRuntime } from "../../server/runtime.js";
 import { getRequestHeaders, requireSession } from "../../server/session.js";
-
-/** Only same-site paths are followed after sign-in (no open redirect). */
-function safeNext(value: string | undefined, fallback: string): string {
-  if (!value || !value.startsWith("/") || value.startsWith("//") || value.startsWith("/\\")) return fallback;
-  return value;
-}
+import { safeNext } from "./safe-next.js";
 
 export async function signUpAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
   const result = await runFormAction(async () => {
     const input = SignUpInput.parse(values);
-    const { setCookies } = await signUp(getRuntime().auth, input, await getRequestHeaders());
+    const next = safeNext(values.next, "");
+    const { setCookies } = await signUp(getRuntime().auth, input, await getRequestHeaders(), {
+      next: next || undefined,
+    });
     await applySetCookies(setCookies);
     redirect(safeNext(values.next, "/app"));
   });
@@ -27,9 +34,12 @@ export async function signInAction(_prev: FormState, formData: FormData): Promis
   const values = formValues(formData);
   const result = await runFormAction(async () => {
     const input = SignInInput.parse(values);
-    const { setCookies } = await signIn(getRuntime().auth, input, await getRequestHeaders());
+    const { data, setCookies } = await signIn(getRuntime().auth, input, await getRequestHeaders());
     await applySetCookies(setCookies);
-    redirect(safeNext(values.next, "/app"));
+    const next = safeNext(values.next, "/app");
+    // Two-factor sign-in: no session yet, only a short-lived challenge cookie; the code comes next.
+    if (needsSecondFactor(data)) redirect(`/sign-in/two-factor?next=${encodeURIComponent(next)}`);
+    redirect(next);
   });
   return { ...result, values: { email: values.email ?? "" } };
 }

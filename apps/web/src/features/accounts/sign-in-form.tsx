@@ -32,6 +32,9 @@ export function SignInForm({ next }: { next?: string }) {
       />
       <SubmitButton pendingText="Signing in…">Sign in</SubmitButton>
       <p className="alt">
+        <Link href="/forgot-password">Forgot password?</Link>
+      </p>
+      <p className="alt">
         New here? <Link href={next ? `/sign-up?next=${encodeURIComponent(next)}` : "/sign-up"}>Create an account</Link>
       </p>
     </form>

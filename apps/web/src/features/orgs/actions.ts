@@ -63,7 +63,9 @@ export async function inviteMemberAction(_prev: FormState, formData: FormData): 
     const link = `${new URL(getRuntime().env.APP_BASE_URL).origin}/invite/${data.id}`;
     return {
       status: "ok",
-      message: `Invitation created for ${data.email}. Send them this link (valid 7 days):`,
+      message: getRuntime().mailer
+        ? `Invitation emailed to ${data.email}. You can also send them this link (valid 7 days):`
+        : `Invitation created for ${data.email}. This server sends no email: send them this link (valid 7 days):`,
       data: { link },
     };
   });

@@ -1,7 +1,10 @@
 import type { Metadata } from "next";
-import { MIN_PASSWORD_LENGTH } from "@rpcpulse/auth";
+import { DEMO_EMAIL, MIN_PASSWORD_LENGTH } from "@rpcpulse/auth";
 import { AppShell } from "../../../components/app-shell.js";
 import { ChangePasswordForm } from "../../../features/accounts/change-password-form.js";
+import { ResendVerificationForm } from "../../../features/accounts/recovery-forms.js";
+import { TwoFactorSettings } from "../../../features/accounts/two-factor-forms.js";
+import { getRuntime } from "../../../server/runtime.js";
 import { getUserOrganizations } from "../../../server/org-pages.js";
 import { requireSession } from "../../../server/session.js";
 
@@ -12,6 +15,7 @@ export default async function AccountPage() {
   const session = await requireSession("/app/account");
   const orgs = await getUserOrganizations(session.userId);
   const current = orgs.find((o) => o.id === session.activeOrganizationId) ?? orgs[0];
+  const { env, mailer } = getRuntime();
   return (
     <AppShell user={session} orgs={orgs} currentSlug={current?.slug} active="account">
       <div className="page-head">
@@ -26,6 +30,28 @@ export default async function AccountPage() {
         <section className="card" aria-labelledby="pw-title">
           <h2 id="pw-title">Change password</h2>
           <ChangePasswordForm minPasswordLength={MIN_PASSWORD_LENGTH} />
+        </section>
+        <section className="card" aria-labelledby="email-title">
+          <h2 id="email-title">Email address</h2>
+          <p>
+            {session.email}{" "}
+            {session.emailVerified ? (
+              <span className="badge ok">confirmed</span>
+            ) : (
+              <span className="badge warn">not confirmed</span>
+            )}
+          </p>
+          {session.emailVerified ? null : mailer ? (
+            <ResendVerificationForm label="Send a confirmation link" />
+          ) : (
+            <p className="small muted">
+              This server cannot send email, so addresses are not confirmed here; invitations are accepted without.
+            </p>
+          )}
+        </section>
+        <section className="card" aria-labelledby="tfa-title">
+          <h2 id="tfa-title">Two-factor sign-in</h2>
+          <TwoFactorSettings enabled={session.twoFactorEnabled} demo={env.DEMO_MODE && session.email === DEMO_EMAIL} />
         </section>
         <section className="card" aria-labelledby="orgs-title">
           <h2 id="orgs-title">Your organizations</h2>

@@ -1,9 +1,10 @@
 import type { ReactNode } from "react";
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getInvitation } from "@rpcpulse/auth";
+import { describeInvitationLink, getInvitation, type InvitationLinkState } from "@rpcpulse/auth";
 import { isAppError } from "@rpcpulse/config";
 import { PublicHeader } from "../../../components/public-header.js";
+import { ResendVerificationForm } from "../../../features/accounts/recovery-forms.js";
 import { AcceptInvitationForm } from "../../../features/orgs/accept-invitation-form.js";
 import { getRuntime } from "../../../server/runtime.js";
 import { getCurrentSession, getRequestHeaders } from "../../../server/session.js";
@@ -11,12 +12,43 @@ import { getCurrentSession, getRequestHeaders } from "../../../server/session.js
 export const metadata: Metadata = { title: "Invitation" };
 export const dynamic = "force-dynamic";
 
+const UNAVAILABLE: Record<Exclude<InvitationLinkState, "pending">, { title: string; text: string }> = {
+  expired: { title: "This invitation has expired", text: "Invitations are valid for 7 days. Ask for a new one." },
+  canceled: { title: "This invitation was revoked", text: "An administrator cancelled it. Ask for a new one." },
+  accepted: {
+    title: "This invitation was already used",
+    text: "Each invitation link works once. If it was you, the organization is in your list.",
+  },
+  rejected: { title: "This invitation was declined", text: "Ask for a new one if you changed your mind." },
+  unknown: { title: "Invitation not found", text: "Check the link, or ask for a new invitation." },
+};
+
+function Unavailable({ state }: { state: Exclude<InvitationLinkState, "pending"> }) {
+  const { title, text } = UNAVAILABLE[state];
+  return (
+    <>
+      <h1>{title}</h1>
+      <p className="lead">{text}</p>
+      <p>
+        <Link href="/app">Go to the app</Link>
+      </p>
+    </>
+  );
+}
+
+function reasonOf(error: unknown): string | undefined {
+  return isAppError(error) ? (error.details as { reason?: string } | undefined)?.reason : undefined;
+}
+
 export default async function InvitationPage({ params }: { params: Promise<{ id: string }> }) {
   const { id } = await params;
-  const session = await getCurrentSession();
+  const { auth } = getRuntime();
+  const [state, session] = await Promise.all([describeInvitationLink(auth, id), getCurrentSession()]);
   const here = `/invite/${encodeURIComponent(id)}`;
   let body: ReactNode;
-  if (!session) {
+  if (state !== "pending") {
+    body = <Unavailable state={state} />;
+  } else if (!session) {
     body = (
       <>
         <h1>You are invited</h1>
@@ -35,7 +67,7 @@ export default async function InvitationPage({ params }: { params: Promise<{ id:
     );
   } else {
     try {
-      const { data } = await getInvitation(getRuntime().auth, { invitationId: id }, await getRequestHeaders());
+      const { data } = await getInvitation(auth, { invitationId: id }, await getRequestHeaders());
       body = (
         <>
           <h1>Join {data.organizationName}</h1>
@@ -47,21 +79,38 @@ export default async function InvitationPage({ params }: { params: Promise<{ id:
         </>
       );
     } catch (error) {
-      if (!isAppError(error)) throw error;
-      const wrongUser = error.code === "FORBIDDEN";
-      body = (
-        <>
-          <h1>Invitation unavailable</h1>
-          <p className="lead">
-            {wrongUser
-              ? `This invitation was sent to another email address. You are signed in as ${session.email}.`
-              : "This invitation does not exist, has expired, or was already used. Ask for a new one."}
-          </p>
-          <p>
-            <Link href="/app">Go to the app</Link>
-          </p>
-        </>
-      );
+      const reason = reasonOf(error);
+      if (reason === "EMAIL_VERIFICATION_REQUIRED_FOR_INVITATION") {
+        body = (
+          <>
+            <h1>Confirm your email address first</h1>
+            <p className="lead">
+              Before you join, confirm that <strong>{session.email}</strong> is yours: open the link we emailed you,
+              then come back to this page.
+            </p>
+            <ResendVerificationForm next={here} label="Email me a new link" />
+          </>
+        );
+      } else if (reason === "YOU_ARE_NOT_THE_RECIPIENT_OF_THE_INVITATION") {
+        body = (
+          <>
+            <h1>This invitation is for another address</h1>
+            <p className="lead">
+              You are signed in as {session.email}. Sign out, then sign in (or create an account) with the address the
+              invitation was sent to.
+            </p>
+            <p>
+              <Link href="/sign-out">Sign out</Link>
+            </p>
+          </>
+        );
+      } else if (isAppError(error) && (error.code === "NOT_FOUND" || error.code === "VALIDATION")) {
+        body = (
+          <Unavailable state={await describeInvitationLink(auth, id).then((s) => (s === "pending" ? "unknown" : s))} />
+        );
+      } else {
+        throw error;
+      }
     }
   }
   return (
