@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { hasRole, listOrganizationMembers, listPendingInvitations } from "@rpcpulse/services";
 import { AppShell } from "../../../../../components/app-shell.js";
+import { ApiKeysSection } from "../../../../../features/orgs/api-keys-section.js";
 import { InviteForm } from "../../../../../features/orgs/invite-form.js";
 import { CancelInvitationButton, MemberActions } from "../../../../../features/orgs/member-actions.js";
 import { getUserOrganizations } from "../../../../../server/org-pages.js";
@@ -123,6 +124,7 @@ export default async function OrgSettingsPage({ params }: { params: Promise<{ sl
       ) : (
         <p className="muted">Viewers can see members; admins and owners manage them.</p>
       )}
+      {canManage ? <ApiKeysSection ctx={ctx} /> : null}
     </AppShell>
   );
 }

@@ -1,0 +1,59 @@
+import { listApiKeys, type ServiceContext } from "@rpcpulse/services";
+import { getRuntime } from "../../server/runtime.js";
+import { ApiKeyCreateForm, RevokeApiKeyButton } from "./api-keys-form.js";
+
+const day = (iso: string | null) => (iso ? iso.slice(0, 16).replace("T", " ") : "—");
+
+/** Settings → API keys (admins and owners): create, list with prefix/scope/last use/expiry, revoke. */
+export async function ApiKeysSection({ ctx }: { ctx: ServiceContext }) {
+  const keys = await listApiKeys({ sql: getRuntime().sql }, ctx);
+  return (
+    <section className="card" aria-labelledby="api-keys-title">
+      <h2 id="api-keys-title">API keys</h2>
+      <p className="small muted">
+        For automation: send <span className="mono">Authorization: Bearer rpk_…</span> to{" "}
+        <span className="mono">/api/orgs/{ctx.organizationId}/…</span> (described at{" "}
+        <a href="/api/orgs/openapi.json">/api/orgs/openapi.json</a>). Keys cannot manage members or keys.
+      </p>
+      <div className="grid-2">
+        <ApiKeyCreateForm slug={ctx.organizationSlug} />
+        {keys.length === 0 ? (
+          <p className="muted">No keys yet.</p>
+        ) : (
+          <table className="data" data-testid="api-keys">
+            <thead>
+              <tr>
+                <th scope="col">Name</th>
+                <th scope="col">Key</th>
+                <th scope="col">Scope</th>
+                <th scope="col">Last used</th>
+                <th scope="col">Expires</th>
+                <th scope="col" className="actions">
+                  <span className="sr-only">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {keys.map((k) => (
+                <tr key={k.id}>
+                  <td>{k.name}</td>
+                  <td className="mono small">{k.prefix}…</td>
+                  <td>
+                    <span className="badge">{k.scope}</span>
+                  </td>
+                  <td className="small">{day(k.lastUsedAt)}</td>
+                  <td className="small">{k.state === "active" ? day(k.expiresAt) : k.state}</td>
+                  <td className="actions">
+                    {k.state === "active" ? (
+                      <RevokeApiKeyButton slug={ctx.organizationSlug} keyId={k.id} name={k.name} />
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </div>
+    </section>
+  );
+}
