@@ -12,7 +12,7 @@ const flag = (fallback: "true" | "false") =>
  * says so where it matters and logs a warning at start.
  */
 export const smtpEnv = {
-  /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://host:465 (implicit TLS). */
+  /** smtp://user:pass@host:587 (STARTTLS when offered) or smtps://host:465 (implicit TLS); unset: no mail is sent. */
   SMTP_URL: z.preprocess(
     (v) => (v === "" ? undefined : v),
     z
@@ -20,6 +20,7 @@ export const smtpEnv = {
       .regex(/^smtps?:\/\/\S+$/, "must be smtp://… or smtps://…")
       .optional(),
   ),
+  /** Sender of every mail (alerts, status-page updates, account mail); the relay must accept it. */
   SMTP_FROM: z.string().min(3).max(320).default("RPC Pulse <alerts@localhost>"),
   /** Refuse to send unless STARTTLS succeeds (smtp:// URLs). */
   SMTP_REQUIRE_TLS: flag("false"),
