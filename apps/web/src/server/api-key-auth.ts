@@ -11,10 +11,13 @@ export interface OrgAccessOptions {
 
 const READ_METHODS = new Set(["GET", "HEAD"]);
 
-/** The presented `Authorization: Bearer <value>`, or undefined when the request carries none. */
+/**
+ * The presented `Authorization: Bearer <value>`, or undefined when the request carries no Bearer
+ * credential (other schemes, e.g. Basic added by a reverse proxy, are left to the session path).
+ */
 export function readBearerToken(request: Request): string | undefined {
   const header = request.headers.get("authorization");
-  if (header === null) return undefined;
+  if (header === null || !/^Bearer\b/i.test(header)) return undefined;
   const match = /^Bearer[ ]+(\S+)\s*$/i.exec(header);
   if (!match) throw new AppError("UNAUTHENTICATED", "Authorization must be `Bearer rpk_...`.");
   return match[1] as string;
