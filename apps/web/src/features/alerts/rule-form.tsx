@@ -10,7 +10,7 @@ export interface RuleTypeOption {
   value: string;
   label: string;
   unit: string;
-  targets: "node" | "endpoint" | "both";
+  targets: "node" | "endpoint" | "both" | "producer";
   threshold: number;
   degraded: number | null;
   windowMinutes: number;
@@ -99,7 +99,8 @@ export function RuleForm(props: {
             defaultValue={pick("target", props.initial.target)}
             aria-invalid={err.target ? true : undefined}
           >
-            {info?.targets !== "endpoint" ? (
+            {info?.targets === "producer" ? <option value="org">Every witness of the organization</option> : null}
+            {info?.targets !== "endpoint" && info?.targets !== "producer" ? (
               <optgroup label="Nodes">
                 <option value="org">Every node of the organization</option>
                 {props.nodes.map((n) => (
@@ -109,7 +110,7 @@ export function RuleForm(props: {
                 ))}
               </optgroup>
             ) : null}
-            {info?.targets !== "node" ? (
+            {info?.targets !== "node" && info?.targets !== "producer" ? (
               <optgroup label="Public endpoints">
                 {props.endpoints.map((e) => (
                   <option key={e.id} value={`endpoint:${e.id}`}>

@@ -1,13 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getFleetOverview, hasRole, NODE_STATUSES } from "@rpcpulse/services";
+import { getFleetOverview, hasRole, listProducerViews, NODE_STATUSES } from "@rpcpulse/services";
 import { AppShell } from "../../../../components/app-shell.js";
 import { AutoRefresh } from "../../../../features/fleet/auto-refresh.js";
 import { FleetTable, fleetHref } from "../../../../features/fleet/fleet-table.js";
+import { ProducerCards } from "../../../../features/producers/producer-cards.js";
 import { getUserOrganizations } from "../../../../server/org-pages.js";
 import { getRuntime } from "../../../../server/runtime.js";
 import { requireOrgContext } from "../../../../server/session.js";
 import "../../../../features/fleet/fleet.css";
+import "../../../../features/producers/producers.css";
 
 export const metadata: Metadata = { title: "Fleet" };
 export const dynamic = "force-dynamic";
@@ -29,9 +31,11 @@ export default async function FleetPage(props: {
 }) {
   const { slug } = await props.params;
   const { session, ctx } = await requireOrgContext(slug);
-  const [orgs, overview] = await Promise.all([
+  const searchParams = firstValues(await props.searchParams);
+  const [orgs, overview, producers] = await Promise.all([
     getUserOrganizations(session.userId),
-    getFleetOverview({ sql: getRuntime().reads.sql }, ctx, { query: firstValues(await props.searchParams) }),
+    getFleetOverview({ sql: getRuntime().reads.sql }, ctx, { query: searchParams }),
+    listProducerViews({ sql: getRuntime().reads.sql }, ctx),
   ]);
   const org = orgs.find((o) => o.id === ctx.organizationId);
   const { summary, query } = overview;
@@ -141,6 +145,14 @@ export default async function FleetPage(props: {
           </>
         )}
       </section>
+
+      <ProducerCards
+        slug={slug}
+        producers={producers}
+        canManage={canManage}
+        error={searchParams.producerError}
+        now={Date.now()}
+      />
     </AppShell>
   );
 }

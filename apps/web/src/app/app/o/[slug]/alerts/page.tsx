@@ -83,7 +83,7 @@ export default async function AlertsPage({
           name: editing.name,
           type: editing.type,
           target:
-            editing.targetKind === "org_nodes"
+            editing.targetKind === "org_nodes" || editing.targetKind === "org_producers"
               ? "org"
               : editing.nodeId
                 ? `node:${editing.nodeId}`
@@ -159,7 +159,13 @@ export default async function AlertsPage({
                   {t.degraded !== null ? <span className="muted small"> · degraded ≥ {t.degraded}</span> : null}
                   <span className="muted small"> · resolves &lt; {t.resolveBelow}</span>
                 </td>
-                <td>{r.targetKind === "org_nodes" ? "All nodes" : (r.targetName ?? "—")}</td>
+                <td>
+                  {r.targetKind === "org_nodes"
+                    ? "All nodes"
+                    : r.targetKind === "org_producers"
+                      ? "All witnesses"
+                      : (r.targetName ?? "—")}
+                </td>
                 <td className="small">
                   for {r.forSeconds} s · resolve {r.resolveForSeconds} s
                   {r.renotifyMinutes ? ` · every ${r.renotifyMinutes} min` : ""}
