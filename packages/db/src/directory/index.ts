@@ -7,3 +7,4 @@ export * from "./vantage-endpoints.js";
 export * from "./endpoint-claims.js";
 export * from "./network-observations.js";
 export * from "./endpoint-freshness.js";
+export * from "./probe-rank-rollups.js";

@@ -42,7 +42,7 @@ export type ProbeSampleRow = z.output<typeof ProbeSampleRow>;
  * Organization an agent vantage point probes for: its node's, else the one its name carries
  * (agent:<org>:<node>:<region>, written by the ingest from the token); null for server vantage points.
  */
-const VANTAGE_ORGANIZATION = `CASE WHEN v.kind = 'agent' THEN coalesce(
+export const VANTAGE_ORGANIZATION = `CASE WHEN v.kind = 'agent' THEN coalesce(
        (SELECT nd.organization_id FROM nodes nd WHERE nd.id = v.node_id),
        CASE WHEN v.name ~ '^agent:[^:]+:[^:]+:[^:]+$' THEN split_part(v.name, ':', 2) END) END`;
 

@@ -47,3 +47,23 @@ export {
   type VantageSample,
   type VantageView,
 } from "./vantage-views.js";
+export {
+  addSample,
+  emptySummary,
+  errorClassGroup,
+  lagBucket,
+  lagBucketBounds,
+  lagQuantile,
+  mergeSummary,
+  ttfbBucket,
+  ttfbBucketBounds,
+  ttfbQuantile,
+  ERROR_CLASSES,
+  LAG_BUCKETS,
+  TTFB_BUCKETS,
+  type ErrorClassGroup,
+  type ProbeSummary,
+  type SampleFlags,
+} from "./probe-summary.js";
+export { scoreSummary, type SummaryWindow } from "./score-summary.js";
+export { buildSummaryViews, type SummaryView, type VantageSummary } from "./summary-views.js";

@@ -91,7 +91,7 @@ function latencyStats(values: number[]): LatencyStats {
   return { p50: quantile(values, 0.5), p95: quantile(values, 0.95), n: values.length };
 }
 
-function capabilityScore(report: CapabilityReport | null | undefined): number | null {
+export function capabilityScore(report: CapabilityReport | null | undefined): number | null {
   if (!report) return null;
   const w = SCORING.capabilities;
   const items: Array<[number, boolean | number | null]> = [
@@ -115,15 +115,17 @@ function capabilityScore(report: CapabilityReport | null | undefined): number | 
  * Status from the probe sequence (oldest first): dead, probation, then freshness (stale, lagging: an
  * endpoint serving old data is never healthy), then availability (degraded), else healthy.
  */
-function statusOf(
+export function statusOf(
   samples: readonly ScoreSample[],
   freshness: FreshnessState,
+  /** Window totals when `samples` is only the recent end of the window (rollup scoring). */
+  totals: { n: number; ok: number } = { n: samples.length, ok: samples.filter((x) => x.ok).length },
 ): { status: EndpointStatus; consecutiveFailures: number } {
   const s = SCORING.status;
   let consecutiveFailures = 0;
   for (let i = samples.length - 1; i >= 0 && !samples[i]?.ok; i--) consecutiveFailures++;
   if (consecutiveFailures >= s.deadAfterFailures) return { status: "dead", consecutiveFailures };
-  if (samples.length < s.minSamples) return { status: "probation", consecutiveFailures };
+  if (totals.n < s.minSamples) return { status: "probation", consecutiveFailures };
   // Recovered from a dead run inside the window: on probation until a clean streak.
   let streak = 0;
   let i = samples.length - 1;
@@ -132,9 +134,44 @@ function statusOf(
   for (; i >= 0 && !samples[i]?.ok; i--) failRun++;
   if (failRun >= s.deadAfterFailures && streak < s.recoveryStreak) return { status: "probation", consecutiveFailures };
   if (freshness !== "fresh") return { status: freshness, consecutiveFailures };
-  const okShare = samples.filter((x) => x.ok).length / samples.length;
+  const okShare = totals.ok / totals.n;
   if (okShare < s.degradedBelow || consecutiveFailures > 0) return { status: "degraded", consecutiveFailures };
   return { status: "healthy", consecutiveFailures };
+}
+
+/** The components (each 0..1, null when unknown) from a window's figures. */
+export function buildComponents(f: {
+  availabilityLower: number | null;
+  p50: number | null;
+  p95: number | null;
+  lagMeanSeconds: number | null;
+  errorRate: number | null;
+  capabilities: number | null;
+}): EndpointScore["components"] {
+  const L = SCORING.latency;
+  return {
+    availability: f.availabilityLower,
+    latency:
+      f.p50 === null || f.p95 === null
+        ? null
+        : L.p50Share * (L.p50RefMs / (L.p50RefMs + f.p50)) + (1 - L.p50Share) * (L.p95RefMs / (L.p95RefMs + f.p95)),
+    lag: f.lagMeanSeconds === null ? null : SCORING.lag.refSeconds / (SCORING.lag.refSeconds + f.lagMeanSeconds),
+    errors: f.errorRate === null ? null : 1 - f.errorRate,
+    capabilities: f.capabilities,
+  };
+}
+
+/** 0..100 from the components, weights renormalised over the known ones; without a success only availability counts. */
+export function totalScore(components: EndpointScore["components"], okCount: number): number {
+  let sum = 0;
+  let weight = 0;
+  for (const key of Object.keys(SCORING.weights) as Array<keyof typeof SCORING.weights>) {
+    const c = components[key];
+    if (c === null) continue;
+    sum += SCORING.weights[key] * c;
+    weight += SCORING.weights[key];
+  }
+  return okCount === 0 ? 100 * (components.availability ?? 0) : weight ? (100 * sum) / weight : 0;
 }
 
 /** Scores one endpoint over one rolling window. Pure: same samples, same score. */
@@ -174,27 +211,15 @@ export function scoreEndpoint(input: EndpointWindow): EndpointScore {
   const rateLimitedRate = n ? samples.filter((s) => s.rateLimited).length / n : 0;
   const caps = capabilityScore(input.capabilities);
 
-  const L = SCORING.latency;
-  const components: EndpointScore["components"] = {
-    availability: n ? availability.lower : null,
-    latency:
-      lat.p50 === null || lat.p95 === null
-        ? null
-        : L.p50Share * (L.p50RefMs / (L.p50RefMs + lat.p50)) + (1 - L.p50Share) * (L.p95RefMs / (L.p95RefMs + lat.p95)),
-    lag: lag.meanSeconds === null ? null : SCORING.lag.refSeconds / (SCORING.lag.refSeconds + lag.meanSeconds),
-    errors: answered.length ? 1 - errorRate : null,
+  const components = buildComponents({
+    availabilityLower: n ? availability.lower : null,
+    p50: lat.p50,
+    p95: lat.p95,
+    lagMeanSeconds: lag.meanSeconds,
+    errorRate: answered.length ? errorRate : null,
     capabilities: caps,
-  };
-  let sum = 0;
-  let weight = 0;
-  for (const key of Object.keys(SCORING.weights) as Array<keyof typeof SCORING.weights>) {
-    const c = components[key];
-    if (c === null) continue;
-    sum += SCORING.weights[key] * c;
-    weight += SCORING.weights[key];
-  }
-  // Without a single successful probe nothing but availability counts: the score is that (0).
-  const score = okSamples.length === 0 ? 100 * (components.availability ?? 0) : weight ? (100 * sum) / weight : 0;
+  });
+  const score = totalScore(components, okSamples.length);
   const fresh = summarizeFreshness(
     samples,
     input.freshness ?? freshnessLimits(input.blockIntervalMs),

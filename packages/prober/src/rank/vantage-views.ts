@@ -61,7 +61,7 @@ interface Source {
   samples: ScoreSample[];
 }
 
-interface Figures {
+export interface Figures {
   availability: number;
   p50: number | null;
   lag: number | null;
@@ -90,7 +90,7 @@ function median(values: readonly (number | null)[]): number | null {
 }
 
 /** Why an agent source disagrees with the median of the others (empty: it agrees). */
-function disagreements(mine: Figures, others: readonly Figures[], lagTolerance: number): VantageFlag[] {
+export function disagreements(mine: Figures, others: readonly Figures[], lagTolerance: number): VantageFlag[] {
   const o = SCORING.vantage.outlier;
   const flags: VantageFlag[] = [];
   const flag = (reason: VantageFlagReason, value: number, med: number) =>
@@ -105,6 +105,48 @@ function disagreements(mine: Figures, others: readonly Figures[], lagTolerance: 
   const l = median(others.map((f) => f.lag));
   if (l !== null && mine.lag !== null && Math.abs(mine.lag - l) > lagTolerance) flag("lag", mine.lag, l);
   return flags;
+}
+
+/** A source of one region view: one server vantage point, or one organization's agents. */
+export interface WeighedSource {
+  key: string;
+  kind: "server" | "agent";
+  vantagePointIds: Set<string>;
+}
+
+/**
+ * The sources kept after the outlier rule: an agent source whose figures disagree with the median of
+ * at least minOthers other measured sources is left out and its flags noted. `figures` returns null
+ * for a source with too few probes to compare.
+ */
+export function discountOutliers<S extends WeighedSource>(
+  all: readonly S[],
+  figures: (s: S) => Figures | null,
+  notes: VantageNotes,
+  lagTolerance: number,
+): S[] {
+  const measured = new Map<string, Figures>();
+  for (const s of all) {
+    const f = figures(s);
+    if (f) measured.set(s.key, f);
+  }
+  const kept: S[] = [];
+  for (const src of all) {
+    const mine = measured.get(src.key);
+    if (src.kind === "agent" && mine) {
+      const others = [...measured].filter(([k]) => k !== src.key).map(([, f]) => f);
+      if (others.length >= SCORING.vantage.minOthers) {
+        const flags = disagreements(mine, others, lagTolerance);
+        if (flags.length > 0) {
+          const ids = [...src.vantagePointIds].sort();
+          notes.discounted.push(...flags.map((f) => ({ ...f, vantagePointIds: ids })));
+          continue;
+        }
+      }
+    }
+    kept.push(src);
+  }
+  return kept;
 }
 
 /** Time order with a total tie-break, so the result never depends on the input order. */
@@ -166,25 +208,12 @@ function weighRegion(list: readonly VantageSample[], claimant: string | null, la
   }
   const rules = SCORING.vantage;
   const all = [...sources.values()].sort((a, b) => a.key.localeCompare(b.key));
-  const measured = new Map(
-    all.filter((s) => s.samples.length >= rules.minSamples).map((s) => [s.key, figuresOf(s.samples)]),
+  const kept = discountOutliers(
+    all,
+    (s) => (s.samples.length >= rules.minSamples ? figuresOf(s.samples) : null),
+    notes,
+    lagTolerance,
   );
-  const kept: Source[] = [];
-  for (const src of all) {
-    const mine = measured.get(src.key);
-    if (src.kind === "agent" && mine) {
-      const others = [...measured].filter(([k]) => k !== src.key).map(([, f]) => f);
-      if (others.length >= rules.minOthers) {
-        const flags = disagreements(mine, others, lagTolerance);
-        if (flags.length > 0) {
-          const ids = [...src.vantagePointIds].sort();
-          notes.discounted.push(...flags.map((f) => ({ ...f, vantagePointIds: ids })));
-          continue;
-        }
-      }
-    }
-    kept.push(src);
-  }
   const servers = kept.filter((s) => s.kind === "server");
   const agents = kept.filter((s) => s.kind === "agent");
   const serverCount = servers.reduce((n, s) => n + s.samples.length, 0);

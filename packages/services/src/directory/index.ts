@@ -7,6 +7,7 @@ export * from "./get-endpoint-history.js";
 export * from "./submit-endpoint.js";
 export * from "./probe-directory.js";
 export * from "./rank-directory.js";
+export { rankDirectoryFromRaw } from "./rank-directory-raw.js";
 export * from "./seed-demo-directory.js";
 export * from "./vantage-endpoint-filter.js";
 export * from "./record-vantage-probes.js";

@@ -2,163 +2,157 @@ import {
   ALL_REGIONS,
   getEndpointCapabilities,
   getProbeAvailability,
-  getRankingOrder,
   listDirectoryEndpoints,
-  listNetworkHeadHistory,
-  listProbeSamples,
   listRankingEndpointFacts,
   pruneEndpointFreshnessMinutes,
-  replaceEndpointRankings,
+  pruneProbeRankRollups,
   setEndpointStatuses,
+  sumProbeRankWindow,
   upsertEndpointFreshnessMinutes,
   type DirectoryEndpoint,
-  type EndpointFreshnessMinute,
-  type EndpointRankingRow,
   type EndpointStatusValue,
-  type NetworkHeadRow,
   type SqlPool,
 } from "@rpcpulse/db";
 import {
-  buildVantageViews,
-  detectHeadRegressions,
+  addSample,
+  buildSummaryViews,
+  emptySummary,
   freshnessLimits,
-  rankEndpoints,
-  scoreEndpoint,
+  mergeSummary,
+  scoreSummary,
   SCORING,
-  type CapabilityReport,
-  type EndpointScore,
-  type ScoreSample,
+  type ProbeSummary,
   type ScoreWindow,
-  type VantageNotes,
+  type SummaryView,
+  type VantageSummary,
 } from "@rpcpulse/prober";
-import { buildRankSamples, freshnessMinutes, freshUptime, toStoredDecisions } from "./rank-samples.js";
+import { freshnessMinutes } from "./rank-samples.js";
+import {
+  ceilTo,
+  FIVE_MIN_MS,
+  floorTo,
+  HOUR_MS,
+  rollUpRankProbes,
+  ROLLUP_REWRITE_MS,
+  type MeasuredProbe,
+} from "./rank-rollups.js";
+import {
+  asReport,
+  FRESHNESS_RETENTION_MS,
+  nextListingStatus,
+  RANK_WINDOWS,
+  writeRankingSnapshot,
+  type RankDirectoryOptions,
+  type RankDirectoryReport,
+  type Uptime,
+} from "./rank-shared.js";
 
-export const RANK_WINDOWS: readonly ScoreWindow[] = ["1h", "24h", "7d"];
-/** Consecutive successful probes that take an endpoint from probation to active. */
-export const ACTIVATE_AFTER_OK = 10;
-/** Each run rewrites the per-minute freshness of this recent span (endpoint_freshness_minutes)... */
-const FRESHNESS_REWRITE_MS = 30 * 60_000;
-/** ...and drops minutes older than this. */
-const FRESHNESS_RETENTION_MS = 35 * 86_400_000;
+export {
+  ACTIVATE_AFTER_OK,
+  nextListingStatus,
+  RANK_WINDOWS,
+  type RankDirectoryOptions,
+  type RankDirectoryReport,
+} from "./rank-shared.js";
 
-export interface RankDirectoryOptions {
-  now?: Date;
-  /** Probes closer than this belong to one round (fallback consensus where no decision is stored). Default 30 s. */
-  roundMs?: number;
-  networks?: readonly string[];
-}
-
-export interface RankDirectoryReport {
-  networks: number;
-  snapshots: number;
-  endpoints: number;
-  statusChanges: number;
-}
-
-function asReport(value: Record<string, unknown> | undefined): CapabilityReport | null {
-  if (!value || typeof value.websocket !== "object" || typeof value.cors !== "object") return null;
-  return value as unknown as CapabilityReport;
-}
-
-function okStreak(samples: readonly ScoreSample[]): number {
-  let n = 0;
-  for (let i = samples.length - 1; i >= 0 && samples[i]?.ok; i--) n++;
-  return n;
-}
-
-/** Listing status from the probe sequence: probation -> active after a clean streak; dead after sustained failure. */
-export function nextListingStatus(current: EndpointStatusValue, samples: readonly ScoreSample[]): EndpointStatusValue {
-  const failures = (() => {
-    let n = 0;
-    for (let i = samples.length - 1; i >= 0 && !samples[i]?.ok; i--) n++;
-    return n;
-  })();
-  if (failures >= SCORING.status.deadAfterFailures) return "dead";
-  const streak = okStreak(samples);
-  if (current === "dead") return streak > 0 ? "probation" : "dead";
-  if (current === "probation") return streak >= ACTIVATE_AFTER_OK ? "active" : "probation";
-  return "active";
-}
-
-function toRow(
-  score: EndpointScore,
-  rank: number,
-  regressions: number,
-  extra: Record<string, unknown>,
-): EndpointRankingRow {
-  return {
-    endpointId: score.endpointId,
-    rank,
-    score: Math.min(100, Math.max(0, score.score)),
-    status: score.status,
-    samples: score.samples,
-    okSamples: score.okSamples,
-    p50Ms: score.latency.p50,
-    p95Ms: score.latency.p95,
-    lagBlocks: score.lag.meanBlocks,
-    availability: score.samples ? score.availability.point : null,
-    headRegressions: regressions,
-    components: {
-      ...score.components,
-      availabilityLower: score.availability.lower,
-      errorRate: score.errorRate,
-      rateLimitedRate: score.rateLimitedRate,
-      capabilityScore: score.capabilityScore,
-      latencyByRegion: score.latency.byRegion,
-      lagP95Blocks: score.lag.p95Blocks,
-      lagMeanSeconds: score.lag.meanSeconds,
-      laggingShare: score.freshness.laggingShare,
-      staleShare: score.freshness.staleShare,
-      consecutiveFailures: score.consecutiveFailures,
-      lastOkAt: score.lastOkAt === null ? null : new Date(score.lastOkAt).toISOString(),
-      ...extra,
-    },
-  };
-}
-
-/** The vantage notes as stored with a snapshot row (components.vantage). */
-function storedNotes(notes: VantageNotes | undefined): Record<string, unknown> | null {
-  if (!notes) return null;
-  return {
-    sources: notes.sources,
-    servers: notes.servers,
-    agents: notes.agents,
-    ownExcluded: notes.ownExcluded,
-    agentIgnored: notes.agentIgnored,
-    discounted: notes.discounted,
-    capped: notes.capped,
-  };
-}
-
-/** Every stored consensus decision of a network since `since`, oldest first, read in pages. */
-async function loadDecisions(pool: SqlPool, networkId: string, since: number): Promise<NetworkHeadRow[]> {
-  const page = 50_000;
-  const out: NetworkHeadRow[] = [];
-  let from = new Date(since);
-  for (;;) {
-    const rows = await listNetworkHeadHistory(pool, { since: from, networkId, limit: page });
-    out.push(...rows);
-    const last = rows.at(-1);
-    if (rows.length < page || !last) return out;
-    from = new Date(last.time.getTime() + 1);
-  }
-}
-
-type Uptime = { h24: number | null; d7: number | null; d30: number | null };
+/** 5-minute buckets are kept this long (the 1 h window and the hour being filled). */
+const FIVE_MIN_RETENTION_MS = 6 * HOUR_MS;
+const HOUR_RETENTION_MS = 35 * 86_400_000;
 
 /**
- * The ranking job: per network, each probe's lag against the consensus head at its own time, the
- * vantage rules (overall view from server probes only; per-region views where agents are capped,
- * outliers discounted and flagged, and an organization never scores what it claims), head regressions,
- * scores per window and view, ranking with hysteresis against the stored order, one snapshot per
- * (window, region) replaced atomically, and listing status transitions from server probes
- * (probation -> active -> dead, never dropped).
+ * Which rollup rows make up a window ending now: whole hours for 24 h and 7 d (the window starts at
+ * its first whole hour), 5-minute buckets for the 1 h window and for the hour being filled, then the
+ * raw tail from the watermark.
+ */
+function windowParts(window: ScoreWindow, now: number, watermark: number) {
+  const start = now - SCORING.windows[window];
+  if (window === "1h") {
+    const epoch = new Date(0);
+    return {
+      start,
+      hourFrom: epoch,
+      hourTo: epoch,
+      fiveFrom: new Date(ceilTo(start, FIVE_MIN_MS)),
+      fiveTo: new Date(watermark),
+    };
+  }
+  const hourFrom = ceilTo(start, HOUR_MS);
+  const hourTo = Math.max(hourFrom, floorTo(watermark, HOUR_MS));
+  return {
+    start: hourFrom,
+    hourFrom: new Date(hourFrom),
+    hourTo: new Date(hourTo),
+    fiveFrom: new Date(hourTo),
+    fiveTo: new Date(watermark),
+  };
+}
+
+/** The window's sources: rollup sums per (endpoint, vantage point) plus the raw tail, with recent probes. */
+async function windowSources(
+  pool: SqlPool,
+  ids: readonly string[],
+  window: ScoreWindow,
+  now: number,
+  watermark: number,
+  recent: readonly MeasuredProbe[],
+): Promise<VantageSummary[]> {
+  const parts = windowParts(window, now, watermark);
+  const sums = await sumProbeRankWindow(pool, { endpointIds: ids, ...parts });
+  const sources = new Map<string, VantageSummary>();
+  for (const r of sums) {
+    const { endpointId, vantagePointId, region, kind, organizationId, ...summary } = r;
+    sources.set(`${endpointId}|${vantagePointId}`, {
+      endpointId,
+      vantagePointId,
+      region,
+      kind,
+      organizationId,
+      summary,
+      recent: [],
+    });
+  }
+  for (const p of recent) {
+    const at = p.sample.at;
+    if (at <= parts.start || at > now) continue;
+    const key = `${p.endpointId}|${p.vantagePointId}`;
+    let src = sources.get(key);
+    if (!src) {
+      src = {
+        endpointId: p.endpointId,
+        vantagePointId: p.vantagePointId,
+        region: p.region,
+        kind: p.kind,
+        organizationId: p.organizationId,
+        summary: emptySummary(),
+        recent: [],
+      };
+      sources.set(key, src);
+    }
+    (src.recent as MeasuredProbe["sample"][]).push(p.sample);
+    if (at >= watermark) addSample(src.summary, p.sample, p.flags);
+  }
+  return [...sources.values()];
+}
+
+function totalOf(byRegion: ReadonlyMap<string, ProbeSummary> | undefined): ProbeSummary {
+  const t = emptySummary();
+  for (const s of byRegion?.values() ?? []) mergeSummary(t, s);
+  return t;
+}
+
+/**
+ * The ranking job, from rollups: per network, a rollup pass (rank-rollups.ts: the raw probes since the
+ * watermark measured against the consensus head and written as 5-minute and hourly buckets), then per
+ * window the rollup sums plus the raw tail, the vantage rules over summaries (buildSummaryViews), scores
+ * (scoreSummary: the same components; quantiles from the TTFB histogram), ranking with hysteresis, one
+ * snapshot per (window, region) replaced atomically, listing status from the recent server probes.
+ * rankDirectoryFromRaw computes the same from every raw probe (the reference of the bench and tests).
  */
 export async function rankDirectory(
   deps: { pool: SqlPool },
   options: RankDirectoryOptions = {},
 ): Promise<RankDirectoryReport> {
-  const now = options.now ?? new Date();
+  const now = (options.now ?? new Date()).getTime();
   const roundMs = options.roundMs ?? 30_000;
   const endpoints = await listDirectoryEndpoints(deps.pool, options.networks ? { networks: options.networks } : {});
   const byNetwork = new Map<string, DirectoryEndpoint[]>();
@@ -170,108 +164,100 @@ export async function rankDirectory(
     const ids = list.map((e) => e.id);
     const blockIntervalMs = list[0]?.blockIntervalMs ?? 3_000;
     const limits = freshnessLimits(blockIntervalMs);
-    const since = now.getTime() - SCORING.windows["7d"];
-    const [rows, facts, caps, d30] = await Promise.all([
-      listProbeSamples(deps.pool, { endpointIds: ids, since: new Date(since), until: new Date(now.getTime() + 1) }),
+    const [facts, caps, d30] = await Promise.all([
       listRankingEndpointFacts(deps.pool, ids),
       getEndpointCapabilities(deps.pool, ids),
       getProbeAvailability(deps.pool, {
         endpointIds: ids,
-        from: new Date(now.getTime() - 30 * 86_400_000),
-        to: new Date(now.getTime() + 1),
+        from: new Date(now - 30 * 86_400_000),
+        to: new Date(now + 1),
       }),
     ]);
-    const networkId = facts.get(ids[0] ?? "")?.networkId;
-    const decisions = networkId
-      ? await loadDecisions(deps.pool, networkId, since - SCORING.lag.decisionMaxDistanceMs)
-      : [];
     const claimants = new Map(ids.map((id) => [id, facts.get(id)?.claimantOrganizationId ?? null]));
-    const samples = buildRankSamples(rows, toStoredDecisions(decisions), claimants, { blockIntervalMs, roundMs });
-    const views = buildVantageViews(samples, { blockIntervalMs, claimants, overallRegion: ALL_REGIONS });
-    const overall = views[0]?.samples ?? new Map<string, ScoreSample[]>();
+    const networkId = facts.get(ids[0] ?? "")?.networkId;
+    const pass = await rollUpRankProbes(deps.pool, {
+      endpointIds: ids,
+      networkId,
+      claimants,
+      blockIntervalMs,
+      limits,
+      roundMs,
+      now,
+    });
 
-    // Uptime per endpoint from server probes: answered with a fresh head (lagging/stale answers apart).
     const uptime = new Map<string, { uptime: Uptime; lagging: Uptime }>();
+    const serverRecent = new Map<string, MeasuredProbe["sample"][]>();
+    for (const p of pass.recent)
+      if (p.kind === "server") serverRecent.set(p.endpointId, [...(serverRecent.get(p.endpointId) ?? []), p.sample]);
+    const freshFrom = floorTo(now - ROLLUP_REWRITE_MS, FIVE_MIN_MS);
+    await upsertEndpointFreshnessMinutes(
+      deps.pool,
+      ids.flatMap((id) => freshnessMinutes(id, serverRecent.get(id) ?? [], limits, blockIntervalMs, freshFrom)),
+    );
+
+    const viewsOf = new Map<ScoreWindow, SummaryView[]>();
+    for (const window of RANK_WINDOWS) {
+      const sources = await windowSources(deps.pool, ids, window, now, pass.watermark, pass.recent);
+      viewsOf.set(window, buildSummaryViews(sources, { blockIntervalMs, claimants, overallRegion: ALL_REGIONS }));
+    }
     for (const id of ids) {
-      const [h24, d7] = freshUptime(overall.get(id) ?? [], limits, blockIntervalMs, now.getTime(), [
-        86_400_000,
-        SCORING.windows["7d"],
-      ]);
+      const [h24, d7] = (["24h", "7d"] as const).map((w) => totalOf(viewsOf.get(w)?.[0]?.summaries.get(id)));
+      const share = (t: ProbeSummary | undefined, n: (t: ProbeSummary) => number) =>
+        t && t.probes ? n(t) / t.probes : null;
       const a30 = d30.get(id);
+      const d30Share = (n: number) => (a30 && a30.probes ? n / a30.probes : null);
       uptime.set(id, {
         uptime: {
-          h24: h24?.uptime ?? null,
-          d7: d7?.uptime ?? null,
-          d30: a30 && a30.probes ? (a30.ok - a30.okLagging) / a30.probes : null,
+          h24: share(h24, (t) => t.ok - t.lagging),
+          d7: share(d7, (t) => t.ok - t.lagging),
+          d30: d30Share((a30?.ok ?? 0) - (a30?.okLagging ?? 0)),
         },
         lagging: {
-          h24: h24?.lagging ?? null,
-          d7: d7?.lagging ?? null,
-          d30: a30 && a30.probes ? a30.okLagging / a30.probes : null,
+          h24: share(h24, (t) => t.lagging),
+          d7: share(d7, (t) => t.lagging),
+          d30: d30Share(a30?.okLagging ?? 0),
         },
       });
     }
-    const serverRows = rows.filter((r) => r.vantageKind === "server");
-    const minutes: EndpointFreshnessMinute[] = ids.flatMap((id) =>
-      freshnessMinutes(id, overall.get(id) ?? [], limits, blockIntervalMs, now.getTime() - FRESHNESS_REWRITE_MS),
-    );
-    await upsertEndpointFreshnessMinutes(deps.pool, minutes);
 
     for (const window of RANK_WINDOWS) {
-      const windowStart = now.getTime() - SCORING.windows[window];
+      const views = viewsOf.get(window) ?? [];
+      const overall = views[0];
       const regressions = new Map(
-        detectHeadRegressions(
-          serverRows
-            .filter((r) => r.time.getTime() > windowStart)
-            .map((r) => ({
-              endpointId: r.endpointId,
-              ok: r.ok,
-              headBlock: r.headBlock,
-              headTime: r.headTime?.getTime() ?? null,
-              observedAt: r.time.getTime(),
-            })),
-        ).perEndpoint.map((p) => [p.endpointId, p.regressions]),
+        ids.map((id) => [id, Math.round(totalOf(overall?.summaries.get(id)).headRegressions)]),
       );
       for (const view of views) {
         const scores = ids.map((id) =>
-          scoreEndpoint({
+          scoreSummary({
             endpointId: id,
-            samples: view.samples.get(id) ?? [],
-            capabilities: asReport(caps.get(id)?.report),
-            now: now.getTime(),
             window,
+            byRegion: view.summaries.get(id) ?? new Map(),
+            recent: view.recent.get(id) ?? [],
+            capabilities: asReport(caps.get(id)?.report),
             blockIntervalMs,
             freshness: limits,
           }),
         );
-        const key = { network, window, region: view.region };
-        const ranked = rankEndpoints(await getRankingOrder(deps.pool, key), scores);
-        const scoreOf = new Map(scores.map((s) => [s.endpointId, s]));
-        const snapshot = ranked.map((r) => {
-          const score = scoreOf.get(r.endpointId) as EndpointScore;
-          const u = uptime.get(r.endpointId);
-          return toRow(score, r.rank, regressions.get(r.endpointId) ?? 0, {
-            uptime: u?.uptime,
-            uptimeLagging: u?.lagging,
-            moved: r.moved,
-            vantage: storedNotes(view.notes.get(r.endpointId)),
-          });
+        await writeRankingSnapshot(deps.pool, { network, window, region: view.region }, scores, {
+          uptime,
+          regressions,
+          notes: view.notes,
+          now: new Date(now),
         });
-        const client = await deps.pool.connect();
-        try {
-          await replaceEndpointRankings(client, key, snapshot, now);
-        } finally {
-          client.release();
-        }
         snapshots++;
       }
     }
     for (const e of list) {
-      const next = nextListingStatus(e.status, overall.get(e.id) ?? []);
+      const recent = (serverRecent.get(e.id) ?? []).sort((a, b) => a.at - b.at);
+      const next = nextListingStatus(e.status, recent);
       if (next !== e.status) statusChanges.push({ id: e.id, status: next });
     }
   }
-  await pruneEndpointFreshnessMinutes(deps.pool, { before: new Date(now.getTime() - FRESHNESS_RETENTION_MS) });
+  await pruneEndpointFreshnessMinutes(deps.pool, { before: new Date(now - FRESHNESS_RETENTION_MS) });
+  await pruneProbeRankRollups(deps.pool, {
+    fiveMinBefore: new Date(now - FIVE_MIN_RETENTION_MS),
+    hourBefore: new Date(now - HOUR_RETENTION_MS),
+  });
   const changed = await setEndpointStatuses(deps.pool, statusChanges);
   return { networks: byNetwork.size, snapshots, endpoints: endpoints.length, statusChanges: changed };
 }

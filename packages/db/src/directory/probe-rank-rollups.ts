@@ -1,0 +1,231 @@
+import { z } from "zod";
+import type { SqlClient } from "../sql-client.js";
+import { dbNumber } from "../timeseries/row-values.js";
+import { VANTAGE_ORGANIZATION } from "./probe-samples.js";
+
+/**
+ * Ranking rollups (migration 0019): per endpoint, vantage point and bucket, what the ranking needs
+ * of every probe. The ranking job measures the probes (lag against the consensus head, freshness)
+ * and writes 5-minute buckets; hours are summed from them in SQL. Same tables in both storage modes.
+ */
+
+/** Columns ttfb_00..ttfb_63 and lag_00..lag_15 (bucket layout: @rpcpulse/prober probe-summary.ts). */
+export const RANK_TTFB_BUCKETS = 64;
+export const RANK_LAG_BUCKETS = 16;
+const pad = (i: number) => String(i).padStart(2, "0");
+const TTFB_COLS = Array.from({ length: RANK_TTFB_BUCKETS }, (_, i) => `ttfb_${pad(i)}`);
+const LAG_COLS = Array.from({ length: RANK_LAG_BUCKETS }, (_, i) => `lag_${pad(i)}`);
+const COUNT_COLS = [
+  "probes",
+  "ok",
+  "answered",
+  "answered_error",
+  "rate_limited",
+  "err_timeout",
+  "err_connect",
+  "err_http",
+  "err_rpc",
+  "err_other",
+  "ttfb_n",
+  "lag_n",
+  "lagging",
+  "stale",
+  "head_regressions",
+] as const;
+const SUM_COLS = ["ttfb_sum", "lag_sum"] as const;
+const ALL_COLS = [...COUNT_COLS, ...SUM_COLS, ...TTFB_COLS, ...LAG_COLS];
+
+const count = z.number().int().min(0).max(2_147_483_647);
+export const ProbeRankBucket = z.object({
+  endpointId: z.string().uuid(),
+  vantagePointId: z.string().uuid(),
+  bucket: z.date(),
+  probes: count,
+  ok: count,
+  answered: count,
+  answeredError: count,
+  rateLimited: count,
+  errors: z.object({ timeout: count, connect: count, http: count, rpc: count, other: count }),
+  ttfbN: count,
+  ttfbSum: z.number().finite().min(0),
+  lagN: count,
+  lagSum: z.number().finite().min(0),
+  lagging: count,
+  stale: count,
+  headRegressions: count,
+  ttfb: z.array(count).length(RANK_TTFB_BUCKETS),
+  lag: z.array(count).length(RANK_LAG_BUCKETS),
+});
+export type ProbeRankBucket = z.infer<typeof ProbeRankBucket>;
+export type ProbeRankSums = Omit<ProbeRankBucket, "bucket" | "vantagePointId"> & {
+  vantagePointId: string;
+  region: string;
+  kind: "server" | "agent";
+  organizationId: string | null;
+};
+
+function columnValues(r: ProbeRankBucket): number[] {
+  const e = r.errors;
+  return [
+    r.probes,
+    r.ok,
+    r.answered,
+    r.answeredError,
+    r.rateLimited,
+    e.timeout,
+    e.connect,
+    e.http,
+    e.rpc,
+    e.other,
+    r.ttfbN,
+    r.lagN,
+    r.lagging,
+    r.stale,
+    r.headRegressions,
+    r.ttfbSum,
+    r.lagSum,
+    ...r.ttfb,
+    ...r.lag,
+  ];
+}
+
+const UPSERT_CHUNK = 4_000;
+
+/** Insert or replace 5-minute buckets (the ranking job rewrites its recent buckets every run). */
+export async function upsertProbeRank5m(sql: SqlClient, rows: readonly ProbeRankBucket[]): Promise<number> {
+  const parsed = z.array(ProbeRankBucket).parse(rows);
+  const casts = ALL_COLS.map(
+    (c, i) => `$${i + 4}::${(SUM_COLS as readonly string[]).includes(c) ? "float8" : "int4"}[]`,
+  );
+  const text = `INSERT INTO probe_rank_5m (endpoint_id, vantage_point_id, bucket, ${ALL_COLS.join(", ")})
+     SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], ${casts.join(", ")})
+     ON CONFLICT (endpoint_id, vantage_point_id, bucket) DO UPDATE SET
+       ${ALL_COLS.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}`;
+  for (let i = 0; i < parsed.length; i += UPSERT_CHUNK) {
+    const chunk = parsed.slice(i, i + UPSERT_CHUNK);
+    const values = chunk.map(columnValues);
+    await sql.query(text, [
+      chunk.map((r) => r.endpointId),
+      chunk.map((r) => r.vantagePointId),
+      chunk.map((r) => r.bucket),
+      ...ALL_COLS.map((_, c) => values.map((v) => v[c])),
+    ]);
+  }
+  return parsed.length;
+}
+
+const ORIGIN = "timestamptz '2000-01-03 00:00:00+00'";
+
+/** (Re)sum the hours [from, to) of probe_rank_1h from probe_rank_5m. Returns the hour rows written. */
+export async function rollProbeRankHours(sql: SqlClient, params: { from: Date; to: Date }): Promise<number> {
+  if (params.from.getTime() >= params.to.getTime()) return 0;
+  const { rows } = await sql.query(
+    `WITH written AS (INSERT INTO probe_rank_1h (bucket, endpoint_id, vantage_point_id, ${ALL_COLS.join(", ")})
+     SELECT date_bin(interval '1 hour', bucket, ${ORIGIN}), endpoint_id, vantage_point_id,
+       ${ALL_COLS.map((c) => `sum(${c})`).join(", ")}
+     FROM probe_rank_5m WHERE bucket >= $1 AND bucket < $2
+     GROUP BY 1, 2, 3
+     ON CONFLICT (endpoint_id, vantage_point_id, bucket) DO UPDATE SET
+       ${ALL_COLS.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}
+     RETURNING 1) SELECT count(*) AS n FROM written`,
+    [params.from, params.to],
+  );
+  return z.array(z.object({ n: dbNumber })).parse(rows)[0]?.n ?? 0;
+}
+
+/** Drop 5-minute buckets before `fiveMinBefore` and hours before `hourBefore` (both modes; Timescale also drops chunks). */
+export async function pruneProbeRankRollups(
+  sql: SqlClient,
+  params: { fiveMinBefore: Date; hourBefore: Date },
+): Promise<void> {
+  await sql.query(`DELETE FROM probe_rank_5m WHERE bucket < $1`, [params.fiveMinBefore]);
+  await sql.query(`DELETE FROM probe_rank_1h WHERE bucket < $1`, [params.hourBefore]);
+}
+
+const SumsRow = z.object({
+  endpoint_id: z.string(),
+  vantage_point_id: z.string(),
+  region: z.string(),
+  kind: z.enum(["server", "agent"]),
+  organization_id: z.string().nullable(),
+  counts: z.array(dbNumber),
+});
+
+/**
+ * Sums per (endpoint, vantage point) of the hours [hourFrom, hourTo) and the 5-minute buckets
+ * [fiveFrom, fiveTo): one window of the ranking without its raw tail. Rows are summed in SQL, so a
+ * 7-day window of 3,000 endpoints × 3 vantage points returns 9,000 rows.
+ */
+export async function sumProbeRankWindow(
+  sql: SqlClient,
+  params: { endpointIds: readonly string[]; hourFrom: Date; hourTo: Date; fiveFrom: Date; fiveTo: Date },
+): Promise<ProbeRankSums[]> {
+  if (params.endpointIds.length === 0) return [];
+  const cols = ALL_COLS.join(", ");
+  const { rows } = await sql.query(
+    `WITH parts AS (
+       SELECT endpoint_id, vantage_point_id, ${cols} FROM probe_rank_1h
+       WHERE endpoint_id = ANY($1::uuid[]) AND bucket >= $2 AND bucket < $3
+       UNION ALL
+       SELECT endpoint_id, vantage_point_id, ${cols} FROM probe_rank_5m
+       WHERE endpoint_id = ANY($1::uuid[]) AND bucket >= $4 AND bucket < $5),
+     sums AS (
+       SELECT endpoint_id, vantage_point_id,
+         ARRAY[${ALL_COLS.map((c) => `sum(${c})`).join(", ")}]::float8[] AS counts
+       FROM parts GROUP BY endpoint_id, vantage_point_id)
+     SELECT s.endpoint_id, s.vantage_point_id, v.region, v.kind::text AS kind,
+       ${VANTAGE_ORGANIZATION} AS organization_id, s.counts
+     FROM sums s JOIN vantage_points v ON v.id = s.vantage_point_id`,
+    [[...params.endpointIds], params.hourFrom, params.hourTo, params.fiveFrom, params.fiveTo],
+  );
+  return rows.map((raw) => {
+    const r = SumsRow.parse(raw);
+    const v = (c: string) => r.counts[ALL_COLS.indexOf(c)] ?? 0;
+    const ttfbAt = ALL_COLS.indexOf(TTFB_COLS[0] as string);
+    const lagAt = ALL_COLS.indexOf(LAG_COLS[0] as string);
+    return {
+      endpointId: r.endpoint_id,
+      vantagePointId: r.vantage_point_id,
+      region: r.region,
+      kind: r.kind,
+      organizationId: r.organization_id,
+      probes: v("probes"),
+      ok: v("ok"),
+      answered: v("answered"),
+      answeredError: v("answered_error"),
+      rateLimited: v("rate_limited"),
+      errors: {
+        timeout: v("err_timeout"),
+        connect: v("err_connect"),
+        http: v("err_http"),
+        rpc: v("err_rpc"),
+        other: v("err_other"),
+      },
+      ttfbN: v("ttfb_n"),
+      ttfbSum: v("ttfb_sum"),
+      lagN: v("lag_n"),
+      lagSum: v("lag_sum"),
+      lagging: v("lagging"),
+      stale: v("stale"),
+      headRegressions: v("head_regressions"),
+      ttfb: r.counts.slice(ttfbAt, ttfbAt + RANK_TTFB_BUCKETS),
+      lag: r.counts.slice(lagAt, lagAt + RANK_LAG_BUCKETS),
+    };
+  });
+}
+
+/**
+ * End of the newest 5-minute bucket written for any of these endpoints (the hours if the 5-minute
+ * buckets were pruned), or null when none was: where the ranking job's rollup pass resumes.
+ */
+export async function getProbeRankWatermark(sql: SqlClient, endpointIds: readonly string[]): Promise<Date | null> {
+  if (endpointIds.length === 0) return null;
+  const { rows } = await sql.query(
+    `SELECT greatest(
+       (SELECT max(bucket) + interval '5 minutes' FROM probe_rank_5m WHERE endpoint_id = ANY($1::uuid[])),
+       (SELECT max(bucket) + interval '1 hour' FROM probe_rank_1h WHERE endpoint_id = ANY($1::uuid[]))) AS until`,
+    [[...endpointIds]],
+  );
+  const until = (rows[0] as { until: Date | string | null } | undefined)?.until ?? null;
+  return until === null ? null : new Date(until);
+}

@@ -1,0 +1,164 @@
+/** What the rollup ranking (rank-directory.ts) and the raw reference (rank-directory-raw.ts) share. */
+import {
+  getRankingOrder,
+  listNetworkHeadHistory,
+  replaceEndpointRankings,
+  type EndpointRankingRow,
+  type EndpointStatusValue,
+  type NetworkHeadRow,
+  type SqlPool,
+} from "@rpcpulse/db";
+import {
+  rankEndpoints,
+  SCORING,
+  type CapabilityReport,
+  type EndpointScore,
+  type ScoreSample,
+  type ScoreWindow,
+  type VantageNotes,
+} from "@rpcpulse/prober";
+
+export const RANK_WINDOWS: readonly ScoreWindow[] = ["1h", "24h", "7d"];
+/** Consecutive successful probes that take an endpoint from probation to active. */
+export const ACTIVATE_AFTER_OK = 10;
+/** Each run rewrites the per-minute freshness of this recent span (endpoint_freshness_minutes)... */
+export const FRESHNESS_REWRITE_MS = 30 * 60_000;
+/** ...and drops minutes older than this. */
+export const FRESHNESS_RETENTION_MS = 35 * 86_400_000;
+
+export interface RankDirectoryOptions {
+  now?: Date;
+  /** Probes closer than this belong to one round (fallback consensus where no decision is stored). Default 30 s. */
+  roundMs?: number;
+  networks?: readonly string[];
+}
+
+export interface RankDirectoryReport {
+  networks: number;
+  snapshots: number;
+  endpoints: number;
+  statusChanges: number;
+}
+
+export function asReport(value: Record<string, unknown> | undefined): CapabilityReport | null {
+  if (!value || typeof value.websocket !== "object" || typeof value.cors !== "object") return null;
+  return value as unknown as CapabilityReport;
+}
+
+function okStreak(samples: readonly ScoreSample[]): number {
+  let n = 0;
+  for (let i = samples.length - 1; i >= 0 && samples[i]?.ok; i--) n++;
+  return n;
+}
+
+/** Listing status from the probe sequence: probation -> active after a clean streak; dead after sustained failure. */
+export function nextListingStatus(current: EndpointStatusValue, samples: readonly ScoreSample[]): EndpointStatusValue {
+  const failures = (() => {
+    let n = 0;
+    for (let i = samples.length - 1; i >= 0 && !samples[i]?.ok; i--) n++;
+    return n;
+  })();
+  if (failures >= SCORING.status.deadAfterFailures) return "dead";
+  const streak = okStreak(samples);
+  if (current === "dead") return streak > 0 ? "probation" : "dead";
+  if (current === "probation") return streak >= ACTIVATE_AFTER_OK ? "active" : "probation";
+  return "active";
+}
+
+export function toRow(
+  score: EndpointScore,
+  rank: number,
+  regressions: number,
+  extra: Record<string, unknown>,
+): EndpointRankingRow {
+  return {
+    endpointId: score.endpointId,
+    rank,
+    score: Math.min(100, Math.max(0, score.score)),
+    status: score.status,
+    samples: score.samples,
+    okSamples: score.okSamples,
+    p50Ms: score.latency.p50,
+    p95Ms: score.latency.p95,
+    lagBlocks: score.lag.meanBlocks,
+    availability: score.samples ? score.availability.point : null,
+    headRegressions: regressions,
+    components: {
+      ...score.components,
+      availabilityLower: score.availability.lower,
+      errorRate: score.errorRate,
+      rateLimitedRate: score.rateLimitedRate,
+      capabilityScore: score.capabilityScore,
+      latencyByRegion: score.latency.byRegion,
+      lagP95Blocks: score.lag.p95Blocks,
+      lagMeanSeconds: score.lag.meanSeconds,
+      laggingShare: score.freshness.laggingShare,
+      staleShare: score.freshness.staleShare,
+      consecutiveFailures: score.consecutiveFailures,
+      lastOkAt: score.lastOkAt === null ? null : new Date(score.lastOkAt).toISOString(),
+      ...extra,
+    },
+  };
+}
+
+/** The vantage notes as stored with a snapshot row (components.vantage). */
+export function storedNotes(notes: VantageNotes | undefined): Record<string, unknown> | null {
+  if (!notes) return null;
+  return {
+    sources: notes.sources,
+    servers: notes.servers,
+    agents: notes.agents,
+    ownExcluded: notes.ownExcluded,
+    agentIgnored: notes.agentIgnored,
+    discounted: notes.discounted,
+    capped: notes.capped,
+  };
+}
+
+/** Every stored consensus decision of a network since `since`, oldest first, read in pages. */
+export async function loadDecisions(pool: SqlPool, networkId: string, since: number): Promise<NetworkHeadRow[]> {
+  const page = 50_000;
+  const out: NetworkHeadRow[] = [];
+  let from = new Date(since);
+  for (;;) {
+    const rows = await listNetworkHeadHistory(pool, { since: from, networkId, limit: page });
+    out.push(...rows);
+    const last = rows.at(-1);
+    if (rows.length < page || !last) return out;
+    from = new Date(last.time.getTime() + 1);
+  }
+}
+
+export type Uptime = { h24: number | null; d7: number | null; d30: number | null };
+
+/** Ranks one (network, window, region) view's scores with hysteresis and replaces its snapshot atomically. */
+export async function writeRankingSnapshot(
+  pool: SqlPool,
+  key: { network: string; window: ScoreWindow; region: string },
+  scores: readonly EndpointScore[],
+  extra: {
+    uptime: ReadonlyMap<string, { uptime: Uptime; lagging: Uptime }>;
+    regressions: ReadonlyMap<string, number>;
+    notes: ReadonlyMap<string, VantageNotes>;
+    now: Date;
+  },
+): Promise<void> {
+  const ranked = rankEndpoints(await getRankingOrder(pool, key), scores);
+  const scoreOf = new Map(scores.map((s) => [s.endpointId, s]));
+  const snapshot = ranked.map((r) => {
+    const score = scoreOf.get(r.endpointId) as EndpointScore;
+    const u = extra.uptime.get(r.endpointId);
+    return toRow(score, r.rank, extra.regressions.get(r.endpointId) ?? 0, {
+      uptime: u?.uptime,
+      uptimeLagging: u?.lagging,
+      moved: r.moved,
+      vantage: storedNotes(extra.notes.get(r.endpointId)),
+    });
+  });
+  const client = await pool.connect();
+  try {
+    await replaceEndpointRankings(client, key, snapshot, extra.now);
+  } finally {
+    client.release();
+  }
+}
