@@ -6,8 +6,9 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { databaseEnv, parseEnv, runtimeEnv, secretsEnv } from "@rpcpulse/config";
-import { createPrismaClient } from "@rpcpulse/db";
-import { resolveSecretsKey, seedDemoAlerts } from "@rpcpulse/services";
+import { readFileSync } from "node:fs";
+import { createPrismaClient, createSqlPool } from "@rpcpulse/db";
+import { resolveSecretsKey, seedDemoAlerts, seedDemoProducers } from "@rpcpulse/services";
 
 async function main(): Promise<void> {
   const env = parseEnv({ ...databaseEnv, ...runtimeEnv, ...secretsEnv }, process.env);
@@ -17,6 +18,7 @@ async function main(): Promise<void> {
       "webhook-url": { type: "string", default: "http://127.0.0.1:3005/alerts" },
       "secret-file": { type: "string", default: "var/demo/webhook-secret" },
       org: { type: "string", default: "demo-fleet" },
+      simnet: { type: "string", default: "packages/simnet/demo.json" },
     },
   });
   const prisma = createPrismaClient(env.DATABASE_URL);
@@ -28,6 +30,22 @@ async function main(): Promise<void> {
     if (seeded.signingSecret) {
       mkdirSync(path.dirname(values["secret-file"]), { recursive: true });
       writeFileSync(values["secret-file"], `${seeded.signingSecret}\n`, { mode: 0o600 });
+    }
+    // The witnesses simnet's demo config puts in trouble, and a healthy one on each network.
+    const demo = JSON.parse(readFileSync(values.simnet, "utf8")) as {
+      witnesses?: { network: string; account: string }[];
+    };
+    const witnesses = [
+      ...(demo.witnesses ?? []).map((w) => ({ network: w.network, account: w.account })),
+      { network: "hive", account: "gtg" },
+      { network: "steem", account: "justyy" },
+    ];
+    const sql = createSqlPool(env.DATABASE_URL);
+    try {
+      const producers = await seedDemoProducers({ prisma, sql }, { organizationSlug: values.org, witnesses });
+      process.stderr.write(`producers: ${producers.join(", ")}\n`);
+    } finally {
+      await sql.end();
     }
     process.stderr.write(
       `alerts: rules ${seeded.rules.join(", ") || "(already there)"}; channel ${seeded.channels.join(", ") || "(already there)"}\n`,

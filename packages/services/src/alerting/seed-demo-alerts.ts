@@ -69,6 +69,23 @@ export async function seedDemoAlerts(
       forSeconds: 60,
       resolveForSeconds: 120,
     },
+    // The demo's witness (packages/simnet/demo.json) misses a block every 20 minutes; its feed is 30 h old.
+    {
+      name: "Witness missed a block",
+      type: "witness_missed_block",
+      target: "org",
+      forSeconds: 0,
+      resolveForSeconds: 0,
+    },
+    {
+      name: "Witness feed stale",
+      type: "witness_feed_stale",
+      target: "org",
+      threshold: 24,
+      degraded: 12,
+      forSeconds: 0,
+      resolveForSeconds: 60,
+    },
     {
       name: "Ports running out",
       type: "port_exhaustion",

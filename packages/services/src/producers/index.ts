@@ -1,3 +1,4 @@
 export * from "./parse-witness.js";
 export * from "./poll-witnesses.js";
 export * from "./manage-producers.js";
+export * from "./seed-demo-producers.js";

@@ -1,0 +1,24 @@
+import { AppError } from "@rpcpulse/config";
+import { findOrganizationOwner, type PrismaClient, type SqlClient } from "@rpcpulse/db";
+import type { ServiceContext } from "../context.js";
+import { registerProducer } from "./manage-producers.js";
+
+/**
+ * Demo only: the demo organization watches the witnesses simnet's demo config puts in trouble (misses
+ * every 20 minutes, a feed 30 h old) plus a healthy one per network, so the fleet page shows both.
+ * Idempotent: a witness already registered is kept.
+ */
+export async function seedDemoProducers(
+  deps: { prisma: PrismaClient; sql: SqlClient },
+  input: { organizationSlug: string; witnesses: ReadonlyArray<{ network: string; account: string }> },
+): Promise<string[]> {
+  const owner = await findOrganizationOwner(deps.prisma, input.organizationSlug);
+  if (!owner) throw new AppError("NOT_FOUND", `Organization ${input.organizationSlug} does not exist yet.`);
+  const ctx: ServiceContext = { ...owner, role: "owner" };
+  const seeded: string[] = [];
+  for (const w of input.witnesses) {
+    const view = await registerProducer({ sql: deps.sql }, ctx, w);
+    seeded.push(`${view.account}@${view.network}`);
+  }
+  return seeded;
+}
