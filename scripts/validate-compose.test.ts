@@ -129,6 +129,13 @@ describe("validate-compose", () => {
     );
   });
 
+  it("leaves WORKER_ID unset, so each scaled worker replica names itself <container id>:<pid>", () => {
+    const worker = /\n {2}worker:\n([\s\S]*?)\n {2}\S/.exec(composeText)?.[1] ?? "";
+    assert.match(worker, /WORKER_HEALTH_PORT/, "found the worker service");
+    assert.doesNotMatch(worker, /^\s+WORKER_ID:/m);
+    assert.doesNotMatch(worker, /container_name:/, "a container_name would make --scale impossible");
+  });
+
   it("rejects an app service whose root filesystem is writable", () => {
     expectProblem(
       problemsAfter((t) =>
