@@ -130,9 +130,27 @@ describe("display preferences (cookies)", () => {
     );
     assert.equal(parseTheme(undefined), "system");
   });
-  test("the head script is valid JavaScript naming the cookies", () => {
-    assert.doesNotThrow(() => new Function(HEAD_SCRIPT));
-    assert.match(HEAD_SCRIPT, new RegExp(THEME_COOKIE));
-    assert.match(HEAD_SCRIPT, new RegExp(TZ_COOKIE));
+  test("the head script resolves the theme before paint and records the browser's zone", () => {
+    const run = (cookie: string, systemDark: boolean) => {
+      const attrs = new Map<string, string>();
+      const doc = {
+        cookie,
+        documentElement: {
+          getAttribute: (n: string) => attrs.get(n) ?? null,
+          setAttribute: (n: string, v: string) => attrs.set(n, v),
+        },
+      };
+      const win = { matchMedia: () => ({ matches: systemDark, addEventListener: () => undefined }) };
+      const intl = { DateTimeFormat: () => ({ resolvedOptions: () => ({ timeZone: "Europe/Berlin" }) }) };
+      new Function("document", "window", "Intl", HEAD_SCRIPT)(doc, win, intl);
+      return { theme: attrs.get("data-theme"), pref: attrs.get("data-theme-pref"), cookie: doc.cookie };
+    };
+    assert.deepEqual(run("", true).theme, "dark");
+    assert.deepEqual(run("", false).theme, "light");
+    assert.equal(run(`${THEME_COOKIE}=light`, true).theme, "light");
+    assert.equal(run(`x=1; ${THEME_COOKIE}=dark`, false).pref, "dark");
+    assert.match(run("", false).cookie, new RegExp(`^${TZ_COOKIE}=Europe%2FBerlin; Path=/`));
+    // Already recorded: the cookie is left alone.
+    assert.equal(run(`${TZ_COOKIE}=Europe%2FBerlin`, false).cookie, `${TZ_COOKIE}=Europe%2FBerlin`);
   });
 });

@@ -151,6 +151,32 @@ describe("node services", () => {
     );
   });
 
+  test("fleet pages: 100 rows a page after filter and sort, a count of all matches, a page past the end clamps", async () => {
+    const org = "org-fleet-pages";
+    await db.prisma.organization.create({ data: { id: org, name: org, slug: org } });
+    const ctx = ctxOf(org);
+    for (let i = 0; i < 205; i += 41) {
+      await Promise.all(
+        Array.from({ length: 41 }, (_, j) =>
+          enrollNode(deps, ctx, { ...hiveNode, name: `n-${String(i + j).padStart(3, "0")}` }),
+        ),
+      );
+    }
+    const first = await getFleetOverview(deps, ctx, { query: {} });
+    assert.deepEqual([first.rows.length, first.matched, first.pageCount, first.query.page], [100, 205, 3, 1]);
+    assert.equal(first.rows[0]!.name, "n-000");
+    const last = await getFleetOverview(deps, ctx, { query: { page: "3", sort: "name", dir: "desc" } });
+    assert.deepEqual(
+      last.rows.map((r) => r.name),
+      ["n-004", "n-003", "n-002", "n-001", "n-000"],
+    );
+    const past = await getFleetOverview(deps, ctx, { query: { page: "99", q: "n-1" } });
+    assert.deepEqual([past.matched, past.pageCount, past.query.page, past.rows.length], [100, 1, 1, 100]);
+    const junk = await getFleetOverview(deps, ctx, { query: { page: "-1" } });
+    assert.equal(junk.query.page, 1);
+    assert.equal(junk.summary.total, 205);
+  });
+
   test("node metrics: columns aligned with time, top remote IPs and their series", async () => {
     const org = "org-metrics";
     await db.prisma.organization.create({ data: { id: org, name: org, slug: org } });

@@ -142,3 +142,30 @@ export function TableSearch(props: {
     </form>
   );
 }
+
+/** A labelled filter select with an "any" first option (GET forms of the tables). */
+export function FilterSelect(props: {
+  id: string;
+  name: string;
+  label: string;
+  value: string | undefined;
+  anyLabel: string;
+  options: readonly (string | { value: string; label: string })[];
+}) {
+  return (
+    <div className="field">
+      <label htmlFor={props.id}>{props.label}</label>
+      <select id={props.id} name={props.name} defaultValue={props.value ?? ""}>
+        <option value="">{props.anyLabel}</option>
+        {props.options.map((o) => {
+          const { value, label } = typeof o === "string" ? { value: o, label: o } : o;
+          return (
+            <option key={value} value={value}>
+              {label}
+            </option>
+          );
+        })}
+      </select>
+    </div>
+  );
+}

@@ -1,5 +1,5 @@
 import { DELIVERY_PAGE_SIZE, type AlertsOverview } from "@rpcpulse/services";
-import { DataTable, Pager, TableSearch } from "../../components/data-table.js";
+import { DataTable, FilterSelect, Pager, TableSearch } from "../../components/data-table.js";
 import { Time } from "../../components/time.js";
 import { paginate, parseTableState, searchRows, sortRows, tableHref } from "../../lib/table-query.js";
 
@@ -68,17 +68,14 @@ export function ActiveAlertsTable(props: { slug: string; view: AlertsOverview; s
         placeholder="Target, rule or text"
         keep={{ ...props.state.current, astatus: undefined }}
       >
-        <div className="field">
-          <label htmlFor="a-status">Status</label>
-          <select id="a-status" name="astatus" defaultValue={active.status}>
-            <option value="">Any status</option>
-            {["firing", "renotify", "degraded", "pending"].map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="a-status"
+          name="astatus"
+          label="Status"
+          value={active.status}
+          anyLabel="Any status"
+          options={["firing", "renotify", "degraded", "pending"]}
+        />
       </TableSearch>
       <DataTable
         testId="active-alerts"
@@ -125,28 +122,22 @@ export function DeliveryLog(props: { slug: string; view: AlertsOverview; state: 
         {Object.entries(props.state.current).map(([k, v]) =>
           v === undefined || k.startsWith("d") ? null : <input key={k} type="hidden" name={k} value={v} />,
         )}
-        <div className="field">
-          <label htmlFor="d-status">Delivery status</label>
-          <select id="d-status" name="dstatus" defaultValue={q.status ?? ""}>
-            <option value="">Any status</option>
-            {["sent", "failed", "retrying", "queued"].map((s) => (
-              <option key={s} value={s}>
-                {s}
-              </option>
-            ))}
-          </select>
-        </div>
-        <div className="field">
-          <label htmlFor="d-channel">Channel</label>
-          <select id="d-channel" name="dchannel" defaultValue={q.channelId ?? ""}>
-            <option value="">Any channel</option>
-            {view.channels.map((c) => (
-              <option key={c.id} value={c.id}>
-                {c.name}
-              </option>
-            ))}
-          </select>
-        </div>
+        <FilterSelect
+          id="d-status"
+          name="dstatus"
+          label="Delivery status"
+          value={q.status}
+          anyLabel="Any status"
+          options={["sent", "failed", "retrying", "queued"]}
+        />
+        <FilterSelect
+          id="d-channel"
+          name="dchannel"
+          label="Channel"
+          value={q.channelId}
+          anyLabel="Any channel"
+          options={view.channels.map((c) => ({ value: c.id, label: c.name }))}
+        />
         <button type="submit" className="secondary">
           Apply
         </button>
