@@ -34,6 +34,7 @@ export const ENV_NAMES = {
   metricsListen: "RPCPULSE_METRICS_LISTEN",
   textfile: "RPCPULSE_TEXTFILE",
   nodeMetricsUrl: "RPCPULSE_NODE_METRICS_URL",
+  beaconUrl: "RPCPULSE_BEACON_URL",
 } as const satisfies Record<FieldName, string>;
 
 const optionalShape = Object.fromEntries(

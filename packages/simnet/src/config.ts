@@ -83,6 +83,18 @@ const nodeSchema = z
       .positive()
       .default(5 * 1024 * 1024),
     batchLimit: z.number().int().positive().default(1000),
+    /** Ethereum: a consensus client's Beacon API beside the node, on its own port (beacon-server.ts). */
+    beacon: z
+      .object({
+        port: z.number().int().min(0).max(65535).default(0),
+        lagSlots: z.number().int().min(0).default(0),
+        optimistic: z.boolean().default(false),
+        elOffline: z.boolean().default(false),
+        peers: z.number().int().min(0).default(80),
+        version: z.string().min(1).default("Lighthouse/v7.1.0-8d1b2f8/x86_64-linux"),
+      })
+      .strict()
+      .optional(),
   })
   .strict()
   .superRefine((node, ctx) => {
@@ -95,6 +107,9 @@ const nodeSchema = z
         path: ["family"],
         message: `network ${node.network} has no ${node.family} API (it has ${chain.families.join(", ")})`,
       });
+    }
+    if (node.beacon && node.family !== "ethereum") {
+      ctx.addIssue({ code: "custom", path: ["beacon"], message: "a Beacon API sits beside an ethereum node only" });
     }
     if (node.family === "sidecar" && node.websocket) {
       ctx.addIssue({ code: "custom", path: ["websocket"], message: "sidecar is REST only; it has no WebSocket" });

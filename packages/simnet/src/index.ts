@@ -10,6 +10,7 @@ import type { Family } from "./families/types.js";
 import type { LatencySpec } from "./latency.js";
 import { witnessBookOf, type WitnessBook } from "./families/hive-witnesses.js";
 import { ChainNetwork } from "./network.js";
+import { startBeaconServer, type BeaconState } from "./beacon-server.js";
 import { startNodeServer } from "./server.js";
 import { SimNode } from "./sim-node.js";
 
@@ -25,6 +26,7 @@ export {
 } from "./config.js";
 export type { LatencySpec } from "./latency.js";
 export { ChainNetwork } from "./network.js";
+export type { BeaconState } from "./beacon-server.js";
 export { NULL_SIGNING_KEY, type WitnessBook } from "./families/hive-witnesses.js";
 
 /** A running simulated node: where to reach it and the knobs to turn while it runs. */
@@ -47,6 +49,8 @@ export interface SimnetNodeHandle {
   setPeers(peers: number): void;
   setLatency(latency: LatencySpec): void;
   setMissingMethods(methods: readonly string[]): void;
+  /** The Beacon API beside this node (config `beacon`), null without one; its state can be changed live. */
+  beacon: { url: string; port: number; state: BeaconState } | null;
   close(): Promise<void>;
 }
 
@@ -114,6 +118,19 @@ export async function startSimnet(
       const family = createFamily(nodeConfig.family, network, node, runtimes.get(network.slug));
       const websocket = nodeConfig.websocket ?? (nodeConfig.family === "ethereum" || nodeConfig.family === "substrate");
       const server = await startNodeServer({ node, family, websocket, headPollMs: config.headPollMs });
+      const b = nodeConfig.beacon;
+      const beacon = b
+        ? await startBeaconServer(node, b.port, {
+            lagSlots: b.lagSlots,
+            optimistic: b.optimistic,
+            elOffline: b.elOffline,
+            peers: b.peers,
+            version: b.version,
+          }).catch(async (error: unknown) => {
+            await server.close();
+            throw error;
+          })
+        : null;
       handles.push({
         name: nodeConfig.name,
         family: nodeConfig.family,
@@ -130,7 +147,11 @@ export async function startSimnet(
         setPeers: (n) => node.setPeers(n),
         setLatency: (l) => node.setLatency(l),
         setMissingMethods: (m) => node.setMissingMethods(m),
-        close: () => server.close(),
+        beacon,
+        close: async () => {
+          await beacon?.close();
+          await server.close();
+        },
       });
     }
   } catch (error) {

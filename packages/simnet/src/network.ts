@@ -16,7 +16,7 @@ const DEFAULT_ANCHOR_HEIGHTS: Record<string, number> = {
 export const DEFAULT_ANCHOR_TIME_MS = Date.UTC(2026, 0, 1);
 
 /** Ethereum beacon genesis times (seconds): block timestamps fall on 12 s slots counted from them. */
-const SLOT_GENESIS_SECONDS: Record<string, number> = {
+export const SLOT_GENESIS_SECONDS: Record<string, number> = {
   "ethereum-mainnet": 1_606_824_023,
   "ethereum-sepolia": 1_655_733_600,
 };

@@ -1,4 +1,5 @@
 import type { AgentSample, CollectError } from "@rpcpulse/domain";
+import type { BeaconAdapter } from "../chain/beacon.js";
 import { collectChain, type ChainAdapter } from "../chain/index.js";
 import { collectConntrack } from "./conntrack.js";
 import { collectDisks } from "./disks.js";
@@ -22,6 +23,8 @@ export interface SamplerOptions {
   dataDirs: readonly string[];
   process: NodeProcessSelector | null;
   chain: ChainAdapter | null;
+  /** Ethereum: the consensus client beside the node (Beacon API); absent/null = not read. */
+  beacon?: BeaconAdapter | null;
 }
 
 /**
@@ -93,6 +96,7 @@ export class Sampler {
     if (sample.settings)
       sample.settings.nodeArgs = pid === null ? null : guard("settings", () => readNodeArgs(this.procRoot, pid));
     if (this.options.chain) sample.chain = await collectChain(this.options.chain, () => Date.now());
+    if (this.options.beacon) sample.beacon = await this.options.beacon.collect(() => Date.now());
     sample.self = this.selfUsage(started);
     return sample;
   }

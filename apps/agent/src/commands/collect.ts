@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { agentSampleSchema, type AgentSample } from "@rpcpulse/domain";
+import { BeaconAdapter } from "../chain/beacon.js";
 import { createChainAdapter } from "../chain/index.js";
 import type { AgentConfig } from "../config/load.js";
 import { Sampler } from "../collect/sampler.js";
@@ -24,6 +25,7 @@ export function createSampler(config: AgentConfig): Sampler {
       config.family && config.rpcUrl
         ? createChainAdapter(config.family, { url: config.rpcUrl, timeoutMs: config.rpcTimeoutMs })
         : null,
+    beacon: config.beaconUrl ? new BeaconAdapter({ url: config.beaconUrl, timeoutMs: config.rpcTimeoutMs }) : null,
   });
 }
 

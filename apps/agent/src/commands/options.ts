@@ -35,6 +35,7 @@ export const CONFIG_OPTIONS = {
   "metrics-listen": { type: "string" },
   textfile: { type: "string" },
   "node-metrics-url": { type: "string" },
+  "beacon-url": { type: "string" },
 } as const satisfies ParseArgsConfig["options"];
 
 export const CONFIG_HELP = `Configuration (flags > RPCPULSE_* environment > --config file > defaults):
@@ -42,7 +43,7 @@ export const CONFIG_HELP = `Configuration (flags > RPCPULSE_* environment > --co
                          pid, processName, stateDir, ingestUrl, tokenFile, rpcTimeout, spoolMaxMb,
                          spoolMaxAge, logLevel, vantage, vantageRegion, vantageNetworks, directoryUrl,
                          vantageInterval, vantageConcurrency, vantageRate, vantageAllowPrivate,
-                         metricsListen, textfile, nodeMetricsUrl
+                         metricsListen, textfile, nodeMetricsUrl, beaconUrl
   --family <f>           hive | ethereum | substrate | sidecar                     RPCPULSE_FAMILY
   --rpc-url <url>        node endpoint (default per family, e.g. http://127.0.0.1:8091)  RPCPULSE_RPC_URL
   --interval <d>         collection interval, 10 | 10s | 500ms | 1m (default 10s)   RPCPULSE_INTERVAL
@@ -77,7 +78,10 @@ Prometheus (off by default; --metrics-listen and --textfile are used by run only
   --textfile <file.prom> node_exporter textfile-collector file, rewritten atomically
                          after each sample                                          RPCPULSE_TEXTFILE
   --node-metrics-url <url> the node's own Prometheus endpoint (Geth --metrics, Substrate
-                         :9615/metrics, Nethermind) for peers, sync and finality    RPCPULSE_NODE_METRICS_URL`;
+                         :9615/metrics, Nethermind) for peers, sync and finality    RPCPULSE_NODE_METRICS_URL
+  --beacon-url <url>     Ethereum only: the consensus client's Beacon API (Lighthouse :5052,
+                         Prysm :3500, Teku/Nimbus/Lodestar :5052/:9596): head slot vs
+                         wall clock, sync, optimistic, el_offline, peers, version   RPCPULSE_BEACON_URL`;
 
 const FLAG_TO_FIELD: Record<string, FieldName> = Object.fromEntries(
   (Object.entries(FLAG_NAMES) as [FieldName, string][]).map(([field, flag]) => [flag.slice(2), field]),

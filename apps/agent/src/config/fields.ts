@@ -192,6 +192,7 @@ export const fieldSchemas = {
   metricsListen: listenAddress,
   textfile: absolutePath.refine((p) => p.endsWith(".prom"), "must end in .prom (node_exporter reads only *.prom)"),
   nodeMetricsUrl: httpUrl,
+  beaconUrl: httpUrl,
 };
 
 export type FieldName = keyof typeof fieldSchemas;

@@ -43,6 +43,7 @@ export const FLAG_NAMES: Record<FieldName, string> = {
   metricsListen: "--metrics-listen",
   textfile: "--textfile",
   nodeMetricsUrl: "--node-metrics-url",
+  beaconUrl: "--beacon-url",
 };
 
 /** Opt-in vantage probing of the public endpoint list (off unless --vantage). */
@@ -90,6 +91,8 @@ export interface AgentConfig {
   configPath: string | undefined;
   vantage: VantageConfig | null;
   prometheus: PrometheusConfig;
+  /** Ethereum: the consensus client's Beacon API beside the execution node; null = not read. */
+  beaconUrl: URL | null;
 }
 
 export const DEFAULTS = {
@@ -175,6 +178,10 @@ export function resolveConfig(input: {
   const processName = pick("processName").value;
   const ingest = pick("ingestUrl").value;
   const nodeMetricsUrl = pick("nodeMetricsUrl").value;
+  const beaconUrl = pick("beaconUrl");
+  if (beaconUrl.value !== undefined && family.value !== "ethereum") {
+    throw new UsageError(`${beaconUrl.source}: a Beacon API sits beside an Ethereum node only (family ethereum)`);
+  }
   return {
     vantage: resolveVantage(pick),
     family: family.value ?? null,
@@ -200,6 +207,7 @@ export function resolveConfig(input: {
       textfile: pick("textfile").value ?? null,
       nodeMetricsUrl: nodeMetricsUrl ? new URL(nodeMetricsUrl) : null,
     },
+    beaconUrl: beaconUrl.value ? new URL(beaconUrl.value) : null,
   };
 }
 

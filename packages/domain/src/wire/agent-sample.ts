@@ -238,6 +238,31 @@ export const chainGroupSchema = z.object({
   error: z.string().max(WIRE_LIMITS.maxMessageLength).nullable(),
 });
 
+/**
+ * The Ethereum consensus client beside the execution node (Beacon API, served alike by Lighthouse,
+ * Prysm, Teku, Nimbus and Lodestar: https://ethereum.github.io/beacon-APIs/). wallSlot is the slot the
+ * clock says it is (genesis_time from /eth/v1/beacon/genesis, 12 s slots); slotsBehind = wallSlot − headSlot.
+ */
+export const beaconGroupSchema = z.object({
+  ok: z.boolean(),
+  /** /eth/v1/beacon/headers/head → data.header.message.slot */
+  headSlot: count.nullable(),
+  wallSlot: count.nullable(),
+  slotsBehind: z.number().int().min(-1_000_000).max(1_000_000_000).nullable(),
+  /** /eth/v1/node/syncing → data.sync_distance, is_syncing, is_optimistic, el_offline */
+  syncDistance: count.nullable(),
+  syncing: z.boolean().nullable(),
+  optimistic: z.boolean().nullable(),
+  /** The execution client this beacon node drives is unreachable (el_offline; absent on old clients: null). */
+  elOffline: z.boolean().nullable(),
+  /** /eth/v1/node/peer_count → data.connected */
+  peers: count.nullable(),
+  /** /eth/v1/node/version → data.version */
+  version: z.string().max(256).nullable(),
+  latency: chainLatencySchema.nullable(),
+  error: z.string().max(WIRE_LIMITS.maxMessageLength).nullable(),
+});
+
 export const remoteIpSchema = z.object({
   ip: ipAddress,
   /** Sockets from this IP on the public ports that are not in TIME_WAIT (what connlimit counts). */
@@ -313,6 +338,8 @@ export const agentSampleSchema = z.object({
   disks: z.array(diskSchema).max(WIRE_LIMITS.maxDisks),
   settings: settingsGroupSchema.nullable(),
   chain: chainGroupSchema.nullable(),
+  /** Ethereum nodes with a consensus client configured (--beacon-url); absent on older agents and other nodes. */
+  beacon: beaconGroupSchema.nullable().optional(),
   remoteIps: remoteIpsGroupSchema.nullable(),
   outbound: outboundGroupSchema.nullable(),
   self: agentSelfSchema.nullable(),
@@ -331,6 +358,7 @@ export type DiskInfo = z.infer<typeof diskSchema>;
 export type SettingsGroup = z.infer<typeof settingsGroupSchema>;
 export type ChainGroup = z.infer<typeof chainGroupSchema>;
 export type ChainLatency = z.infer<typeof chainLatencySchema>;
+export type BeaconGroup = z.infer<typeof beaconGroupSchema>;
 export type RemoteIpsGroup = z.infer<typeof remoteIpsGroupSchema>;
 export type OutboundGroup = z.infer<typeof outboundGroupSchema>;
 export type PortRange = z.infer<typeof portRangeSchema>;
