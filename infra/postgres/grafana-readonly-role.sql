@@ -16,7 +16,8 @@ DECLARE
   allowed text[] := ARRAY[
     'chains', 'networks', 'nodes', 'public_endpoints', 'vantage_points', 'organizations', 'worker_heartbeats',
     'node_latest', 'node_samples', 'node_remote_ips', 'probe_results',
-    'node_samples_1m', 'node_samples_1h', 'probe_results_1m', 'probe_results_1h', 'network_heads'
+    'node_samples_1m', 'node_samples_1h', 'probe_results_1m', 'probe_results_1h', 'network_heads',
+    'producers', 'producer_samples'
   ];
 BEGIN
   IF length(pw) < 16 THEN

@@ -42,6 +42,8 @@ export const EXPECTED_COLUMNS: Record<string, Record<string, Columns>> = {
     "Head age by node (max)": perNode("head age"),
     "Latency p95 by node": perNode("p95"),
     "Established connections by node (max)": perNode("established"),
+    "Witness missed blocks": perNode("missed"),
+    "Witness price feed age": perNode("feed age"),
   },
   "rpcpulse-node": {
     Node: [

@@ -10,6 +10,8 @@
  */
 import {
   insertNodeSamples,
+  insertProducer,
+  recordProducerReading,
   insertRemoteIps,
   refreshRollups,
   type NodeSampleInput,
@@ -127,6 +129,8 @@ export async function seedFleet(sql: SqlClient, now: Date): Promise<SeededFleet>
     );
   }
 
+  await seedWitness(sql, now);
+
   const samples: NodeSampleInput[] = [];
   const ips: RemoteIpSampleInput[] = [];
   const steps = HISTORY_MS / STEP_MS;
@@ -154,4 +158,40 @@ export async function seedFleet(sql: SqlClient, now: Date): Promise<SeededFleet>
   }
   await refreshRollups(sql, { from: new Date(now.getTime() - HISTORY_MS - 3_600_000), to: now });
   return { now };
+}
+
+const NETWORK_SLUG = "grafana-fixture-net";
+
+/** A witness of ORG (and one of OTHER_ORG) read every 5 STEP_MS, missing a block every 40 minutes, its feed ageing. */
+async function seedWitness(sql: SqlClient, now: Date): Promise<void> {
+  for (const [org, account] of [
+    [ORG, "alpha-witness"],
+    [OTHER_ORG, "xray-witness"],
+  ] as const) {
+    const p = await insertProducer(sql, { organizationId: org, network: NETWORK_SLUG, account });
+    if (!p) throw new Error("the fixture network has no slug");
+    const steps = HISTORY_MS / STEP_MS;
+    for (let k = 0; k <= steps; k += 5) {
+      const time = new Date(now.getTime() - (steps - k) * STEP_MS);
+      await recordProducerReading(sql, {
+        producerId: p.id,
+        observedAt: time,
+        source: "http://127.0.0.1:8091",
+        headBlock: 1_000_000 + k * 20,
+        totalMissed: 10 + Math.floor(k / 40),
+        lastConfirmedBlock: 999_990 + k * 20,
+        signingKey: "STM5fixture",
+        disabled: false,
+        runningVersion: "1.27.11",
+        hardforkVote: "1.27.0",
+        majorityVersion: "1.27.11",
+        feedBase: "0.250 HBD",
+        feedQuote: "1.000 HIVE",
+        feedUpdatedAt: new Date(now.getTime() - HISTORY_MS - 3_600_000),
+        votes: "1000",
+        rank: null,
+        inSchedule: true,
+      });
+    }
+  }
 }

@@ -3,6 +3,23 @@ import { bucketExpr, HISTOGRAM_COLUMNS, histogramQuantile, rollupGuard, summedHi
 
 export const FLEET_UID = "rpcpulse-fleet";
 
+/** One series per witness of the organization on the selected networks, from producer_samples. */
+function producerSeries(value: string, label: string): string {
+  return `SELECT ${bucketExpr("raw", "s.time")} AS time, '@' || s.account AS metric, ${value} AS "${label}"
+FROM (
+  SELECT ps.time, ps.total_missed, ps.feed_age_s, p.account,
+         lag(ps.total_missed) OVER (PARTITION BY ps.producer_id ORDER BY ps.time) AS prev_missed
+  FROM producer_samples ps
+  JOIN producers p ON p.id = ps.producer_id
+  WHERE p.organization_id = '$org'
+    AND p.network_id = ANY (ARRAY[\${network:sqlstring}]::uuid[])
+    AND ps.time BETWEEN $__timeFrom()::timestamptz - interval '1 hour' AND $__timeTo()
+) s
+WHERE s.time BETWEEN $__timeFrom() AND $__timeTo()
+GROUP BY 1, 2
+ORDER BY 1, 2`;
+}
+
 /** Nodes of the selected organization and networks, with their newest sample and a status. */
 const STATUS_CTE = `
 WITH fleet AS (
@@ -207,6 +224,23 @@ ORDER BY 1`,
         description: "TCP ESTABLISHED sockets per node, maximum per interval (rollups).",
         gridPos: { h: 8, w: 8, x: 16, y: 16 },
         sql: perNodeSeries("max(r.established_max)", "established"),
+      }),
+      timeSeries(6, {
+        title: "Witness missed blocks",
+        description:
+          "Blocks each registered witness missed per interval (growth of total_missed between the worker's reads, producer_samples).",
+        gridPos: { h: 8, w: 12, x: 0, y: 24 },
+        sql: producerSeries(
+          "sum(greatest(0, s.total_missed - coalesce(s.prev_missed, s.total_missed)))::float8",
+          "missed",
+        ),
+      }),
+      timeSeries(7, {
+        title: "Witness price feed age",
+        description: "Hours since each witness last published its HBD/SBD price feed, maximum per interval.",
+        gridPos: { h: 8, w: 12, x: 12, y: 24 },
+        unit: "h",
+        sql: producerSeries("(max(s.feed_age_s) / 3600.0)::float8", "feed age"),
       }),
     ],
   });
