@@ -1,7 +1,7 @@
 /**
  * The production bundles run as the images run them: `npm run build` of apps/worker and apps/ingest
- * (scripts/bundle-server.mjs), each dist/ copied to a folder outside the repository (no node_modules
- * to fall back on, like /app in the image), then started with plain `node` (no tsx, no loader):
+ * (scripts/bundle-server.mjs), written to a folder outside the repository (no node_modules to fall
+ * back on, like /app in the image), then started with plain `node` (no tsx, no loader):
  *   - migrate.mjs creates and migrates a fresh database from the copied SQL and seeds it, exit 0;
  *   - worker.mjs (NODE_ENV=production, its key given as SECRETS_ENCRYPTION_KEY_FILE) answers /healthz
  *     with postgres and redis ok, and exits 0 on SIGTERM after its shutdown steps;
@@ -12,7 +12,7 @@
 import assert from "node:assert/strict";
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -108,11 +108,16 @@ async function stopAndExpectClean(started: Started, timeoutMs = 30_000): Promise
   assert.equal(code, 0, `exit code ${code} after SIGTERM:\n${started.output()}`);
 }
 
-/** `npm run build` in the app, then its dist/ copied outside the repository. */
-async function buildAndCopy(app: string): Promise<string> {
-  await run("npm", ["run", "build", "--silent"], { cwd: path.join(repoRoot, "apps", app), maxBuffer: 16 << 20 });
+/**
+ * The app's own `npm run build`, with its output sent outside the repository (the last --out wins):
+ * no node_modules to fall back on, and the shared apps/<app>/dist of a concurrent e2e run is left alone.
+ */
+async function buildOutside(app: string): Promise<string> {
   const target = path.join(work, app);
-  cpSync(path.join(repoRoot, "apps", app, "dist"), target, { recursive: true });
+  await run("npm", ["run", "build", "--silent", "--", "--out", target], {
+    cwd: path.join(repoRoot, "apps", app),
+    maxBuffer: 16 << 20,
+  });
   return target;
 }
 
@@ -126,8 +131,8 @@ describe("production bundles started with plain node", () => {
 
   before(async () => {
     work = mkdtempSync(path.join(tmpdir(), "rpcpulse-bundles-"));
-    workerDir = await buildAndCopy("worker");
-    ingestDir = await buildAndCopy("ingest");
+    workerDir = await buildOutside("worker");
+    ingestDir = await buildOutside("ingest");
   });
 
   after(async () => {
