@@ -147,6 +147,8 @@ export const simnetConfigSchema = z
     headPollMs: z.number().int().positive().default(250),
     nodes: z.array(nodeSchema).min(1, "at least one node"),
     witnesses: z.array(witnessSchema).default([]),
+    /** Loopback HTTP control of the running simnet (control-server.ts); absent = none. */
+    controlPort: z.number().int().min(0).max(65535).optional(),
   })
   .strict()
   .superRefine((cfg, ctx) => {

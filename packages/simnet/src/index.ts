@@ -11,6 +11,7 @@ import type { LatencySpec } from "./latency.js";
 import { witnessBookOf, type WitnessBook } from "./families/hive-witnesses.js";
 import { ChainNetwork } from "./network.js";
 import { startBeaconServer, type BeaconState } from "./beacon-server.js";
+import { startControlServer, type ControlServer } from "./control-server.js";
 import { startNodeServer } from "./server.js";
 import { SimNode } from "./sim-node.js";
 
@@ -62,6 +63,8 @@ export interface Simnet {
   node(name: string): SimnetNodeHandle;
   /** Witness state of a Hive/Steem network of this simnet (miss a slot, age a feed, change a key). */
   witnesses(network: string): WitnessBook;
+  /** URL of the control server (config controlPort), null without one. */
+  controlUrl: string | null;
   close(): Promise<void>;
 }
 
@@ -162,7 +165,8 @@ export async function startSimnet(
     const network = networks.get(w.network);
     if (network) witnessBookOf(network).configure(w);
   }
-  return {
+  const simnet: Simnet = {
+    controlUrl: null,
     config,
     nodes: handles,
     networks,
@@ -178,7 +182,19 @@ export async function startSimnet(
       return found;
     },
     async close() {
+      await control?.close();
       await Promise.all(handles.map((h) => h.close()));
     },
   };
+  let control: ControlServer | null = null;
+  if (config.controlPort !== undefined) {
+    try {
+      control = await startControlServer(simnet, config.controlPort);
+    } catch (error) {
+      await Promise.all(handles.map((h) => h.close()));
+      throw error;
+    }
+    simnet.controlUrl = control.url;
+  }
+  return simnet;
 }

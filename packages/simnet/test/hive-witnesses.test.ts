@@ -4,7 +4,7 @@ import { Client } from "@hiveio/dhive";
 import { z } from "zod";
 import { NULL_SIGNING_KEY, type Simnet } from "../src/index.js";
 import type { ManualClock } from "../src/clock.js";
-import { rpc, rpcResult, startTestSimnet } from "./helpers.js";
+import { rpc, rpcResult, startTestSimnet, T0 } from "./helpers.js";
 
 /** Witness objects as developers.hive.io documents condenser_api.get_witness_by_account (hived 1.27). */
 const hiveTime = z.string().regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/);
@@ -102,4 +102,27 @@ test("a witness outside the schedule is refused in the config", async () => {
     }),
     /not a scheduled witness/,
   );
+});
+
+test("the control server misses a slot over HTTP and refuses unknown witnesses", async () => {
+  const { simnet: controlled } = await startTestSimnet({
+    nodes: [{ name: "h", family: "hive", network: "hive" }],
+    controlPort: 0,
+  });
+  try {
+    const url = controlled.controlUrl!;
+    const miss = await fetch(`${url}/witnesses/hive/gtg/miss`, { method: "POST" });
+    const { block } = (await miss.json()) as { block: number };
+    assert.ok(block > controlled.node("h").head());
+    assert.equal((await fetch(`${url}/witnesses/hive/nobody/miss`, { method: "POST" })).status, 404);
+    assert.equal((await fetch(`${url}/witnesses/hive/gtg/miss`)).status, 405);
+    const aged = await fetch(`${url}/witnesses/hive/gtg/feed-age?hours=48`, { method: "POST" });
+    assert.equal(aged.status, 200);
+    const w = (await rpcResult(controlled.node("h").url, "condenser_api.get_witness_by_account", ["gtg"])) as {
+      last_hbd_exchange_update: string;
+    };
+    assert.equal(T0 - Date.parse(`${w.last_hbd_exchange_update}Z`), 48 * 3_600_000);
+  } finally {
+    await controlled.close();
+  }
 });
