@@ -1,7 +1,8 @@
 #!/bin/sh
 # Creates the Docker secrets docker-compose.yml reads, once, with random values:
 #   secrets/postgres_password, secrets/database_url, secrets/better_auth_secret,
-#   secrets/secrets_encryption_key, secrets/grafana_admin_password, secrets/grafana_db_password
+#   secrets/secrets_encryption_key, secrets/grafana_admin_password, secrets/grafana_db_password,
+#   secrets/metrics_token
 # Existing files are kept (re-running never rotates a secret). Run from the repository root:
 #   sh infra/deploy/init-secrets.sh            (SECRETS_DIR=/path overrides ./secrets)
 # Compose bind-mounts each file into /run/secrets/ with its host permissions, and the services run
@@ -47,3 +48,4 @@ write better_auth_secret "$(random 32)"
 write secrets_encryption_key "$(random 32)"
 write grafana_admin_password "$(random 16)"
 write grafana_db_password "$(random 24)"
+write metrics_token "$(random 32)"

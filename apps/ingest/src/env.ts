@@ -1,5 +1,5 @@
 import { isIP } from "node:net";
-import { databaseEnv, loadEnvOrExit, loggingEnv, parseEnv, redisEnv, runtimeEnv } from "@rpcpulse/config";
+import { databaseEnv, loadEnvOrExit, loggingEnv, metricsEnv, parseEnv, redisEnv, runtimeEnv } from "@rpcpulse/config";
 import { z } from "zod";
 
 /** The ingest API's one validated environment (shared fragments from @rpcpulse/config). */
@@ -12,6 +12,7 @@ export const ingestEnvShape = {
   ...redisEnv,
   ...loggingEnv,
   ...runtimeEnv,
+  ...metricsEnv,
   INGEST_HOST: z.string().min(1).default("0.0.0.0").describe("Address the ingest API listens on."),
   /** 0 picks a free port (tests). */
   INGEST_PORT: z.coerce.number().int().min(0).max(65_535).default(3003),

@@ -9,7 +9,12 @@ import {
   readAgentTokenChangeMark,
   type QueueTarget,
 } from "@rpcpulse/queue";
-import { createAgentTokenVerifier, createVantageEndpointFilter } from "@rpcpulse/services";
+import {
+  authorizeMetricsRequest,
+  createAgentTokenVerifier,
+  createPlatformMetrics,
+  createVantageEndpointFilter,
+} from "@rpcpulse/services";
 import pg from "pg";
 import type { IngestEnv } from "./env.js";
 import { createAddressLimiter } from "./http/address-limiter.js";
@@ -136,9 +141,36 @@ export async function startIngest(env: IngestEnv, log: Logger): Promise<RunningI
     return { redisOk, postgresOk };
   };
 
+  const metrics = createPlatformMetrics("ingest");
+  metrics.watchQueues(target, ["ingest"]);
+  metrics.watchCache("agent_tokens", () => ({
+    hits: verifier.stats.verifications - verifier.stats.lookups,
+    misses: verifier.stats.lookups,
+  }));
+
   let active = 0;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? "/").split("?")[0];
+    const started = performance.now();
+    const route = path === "/v1/ingest" || path === "/healthz" || path === "/metrics" ? path : "other";
+    res.once("finish", () =>
+      metrics.observeRequest(route, req.method ?? "GET", res.statusCode, (performance.now() - started) / 1000),
+    );
+    if (path === "/metrics" && req.method === "GET") {
+      const access = authorizeMetricsRequest(req.headers.authorization, env.METRICS_TOKEN);
+      if (access !== "ok") {
+        const error =
+          access === "disabled"
+            ? new AppError("NOT_FOUND", "Not found.")
+            : new AppError("UNAUTHENTICATED", "Bearer METRICS_TOKEN required.");
+        sendJson(res, error.httpStatus, toErrorBody(error));
+        return;
+      }
+      void metrics.render().then(({ contentType, body }) => {
+        res.writeHead(200, { "content-type": contentType, "cache-control": "no-store" }).end(body);
+      });
+      return;
+    }
     if (path === "/v1/ingest" && req.method === "POST") {
       if (active >= env.INGEST_MAX_CONCURRENT_REQUESTS) {
         const error = new AppError("UNAVAILABLE", "Too many requests in progress.", { retryAfterSeconds: 1 });

@@ -17,7 +17,7 @@ import { PrivateRedisCluster, deleteKeys, uniquePrefix } from "@rpcpulse/queue/t
 import { parseIngestEnv } from "../src/env.js";
 import { startIngest, type RunningIngest } from "../src/start-ingest.js";
 import { gzipBatch, makeAgentBatch } from "./support/agent-batches.js";
-import { issueToken, seedNode } from "./support/fleet.js";
+import { issueToken, seedNode, type SeededNode } from "./support/fleet.js";
 import { postBatch } from "./support/http.js";
 
 const workerDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../worker");
@@ -115,7 +115,7 @@ describe("ingest → worker → PostgreSQL on a real Redis Cluster, across a mas
   });
 
   it("keeps each queue on one slot, and loses nothing when the ingest queue's master fails over", async () => {
-    const nodes = [];
+    const nodes: Array<SeededNode & { token: string; tokenId: string }> = [];
     for (let i = 0; i < 4; i++) {
       const node = await seedNode(db);
       nodes.push({ ...node, ...(await issueToken(db, node)) });

@@ -5,6 +5,7 @@ import {
   databaseReadEnv,
   loadEnvOrExit,
   loggingEnv,
+  metricsEnv,
   redisEnv,
   runtimeEnv,
   secretsEnv,
@@ -18,6 +19,7 @@ import {
 export const webEnvShape = {
   ...databaseEnv,
   ...databaseReadEnv,
+  ...metricsEnv,
   ...redisEnv,
   ...loggingEnv,
   ...runtimeEnv,

@@ -1,16 +1,19 @@
 import { hostname } from "node:os";
 import { RPCPULSE_VERSION, type Logger } from "@rpcpulse/config";
-import { createPrismaClient } from "@rpcpulse/db";
+import { createPrismaClient, createReadDatabase } from "@rpcpulse/db";
 import {
   closeQueues,
   createRedisClient,
+  QUEUE_NAMES,
   enqueueMaintenance,
   pingRedis,
   registerRecurringJobs,
   type QueueTarget,
 } from "@rpcpulse/queue";
 import {
+  authorizeMetricsRequest,
   checkStorageReady,
+  createPlatformMetrics,
   createIngestWriter,
   createNetworkHeadTracker,
   recordWorkerHeartbeat,
@@ -24,6 +27,7 @@ import { createProbeProcessor } from "./processors/probe.processor.js";
 import { startAdvisor } from "./start-advisor.js";
 import { startAlerting } from "./start-alerting.js";
 import { startHealthServer } from "./shell/health-server.js";
+import { observeJobs } from "./shell/observe-jobs.js";
 import { startHeartbeat } from "./shell/heartbeat.js";
 import { registerProcessor } from "./shell/register-processor.js";
 import { createShutdown, type ShutdownOutcome } from "./shell/shutdown.js";
@@ -68,6 +72,19 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
   sql.on("error", (error: Error) => log.warn({ err: error.message }, "postgres pool error"));
   const prisma = createPrismaClient(env.DATABASE_URL);
   const target: QueueTarget = { connection: redis, prefix: env.QUEUE_PREFIX };
+  const replica = createReadDatabase(
+    { sql, prisma },
+    {
+      url: env.DATABASE_READ_URL,
+      maxLagMs: env.DATABASE_READ_MAX_LAG_MS,
+      maxLagBytes: env.DATABASE_READ_MAX_LAG_BYTES,
+      checkIntervalMs: env.DATABASE_READ_CHECK_INTERVAL_MS,
+      poolMax: 1,
+    },
+  );
+  const metrics = createPlatformMetrics("worker");
+  metrics.watchQueues(target, QUEUE_NAMES);
+  metrics.watchReplica(replica.status);
 
   try {
     const mode = await checkStorageReady({ sql });
@@ -109,7 +126,10 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
       maxDelayMs: env.INGEST_FLUSH_MAX_DELAY_MS,
       maxConcurrentFlushes: env.INGEST_FLUSH_CONCURRENCY,
       networkHeads: createNetworkHeadTracker({ sql }),
-      onFlush: (stats) => log.debug(stats, "ingest flush"),
+      onFlush: (stats) => {
+        metrics.observeFlush(stats.samples, stats.durationMs / 1000);
+        log.debug(stats, "ingest flush");
+      },
       onBackgroundError: (error) =>
         log.debug({ err: error instanceof Error ? error.message : String(error) }, "network heads not refreshed"),
     },
@@ -204,6 +224,7 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
     { intervalMs: env.WORKER_HEARTBEAT_INTERVAL_MS, log },
   );
 
+  observeJobs(workers, metrics.observeJob);
   const health = await startHealthServer({
     host: env.WORKER_HEALTH_HOST,
     port: env.WORKER_HEALTH_PORT,
@@ -212,6 +233,8 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
       postgres: () => checkStorageReady({ sql }).then(() => true),
     },
     info: { workerId: id, version: RPCPULSE_VERSION },
+    details: () => ({ replica: replica.status() }),
+    metrics: { authorize: (header) => authorizeMetricsRequest(header, env.METRICS_TOKEN), render: metrics.render },
   });
   log.info({ port: health.port, queues, version: RPCPULSE_VERSION }, "worker started");
 
@@ -225,7 +248,10 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
       { name: "flush ingest writer", run: () => ingestWriter.close() },
       { name: "close SMTP pool", run: () => alerting.close() },
       { name: "close health server", run: () => health.close() },
-      { name: "close postgres", run: () => Promise.all([prisma.$disconnect(), sql.end()]).then(() => undefined) },
+      {
+        name: "close postgres",
+        run: () => Promise.all([replica.close(), prisma.$disconnect(), sql.end()]).then(() => undefined),
+      },
       {
         name: "close redis",
         run: async () => {

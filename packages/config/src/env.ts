@@ -83,6 +83,17 @@ export const redisEnv = {
     .describe("Redis key prefix, so several installs (or test runs) can share one Redis."),
 };
 
+/**
+ * GET /metrics (Prometheus text) of web, ingest and worker: served only to `Authorization: Bearer
+ * <METRICS_TOKEN>`; unset = the endpoint answers 404. Give Prometheus the same value.
+ */
+export const metricsEnv = {
+  METRICS_TOKEN: z.preprocess(
+    (v) => (v === "" ? undefined : v),
+    z.string().min(16, "must be at least 16 characters").max(256).optional(),
+  ),
+};
+
 export const loggingEnv = {
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"])

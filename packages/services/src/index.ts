@@ -19,3 +19,4 @@ export * from "./orgs/api-key-format.js";
 export * from "./orgs/manage-api-keys.js";
 export * from "./orgs/authenticate-api-key.js";
 export * from "./producers/index.js";
+export * from "./metrics/platform-metrics.js";

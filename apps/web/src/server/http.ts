@@ -18,15 +18,24 @@ export type RouteReply = { status?: number; body: unknown; headers?: Record<stri
  */
 export function withRoute<P>(handler: (request: Request, params: P) => Promise<RouteReply>) {
   return async (request: Request, context: RouteContext<P>): Promise<Response> => {
+    const started = performance.now();
+    let response: Response;
     try {
       const reply = await handler(request, await context.params);
-      return Response.json(reply.body, {
+      response = Response.json(reply.body, {
         status: reply.status ?? 200,
         headers: { "cache-control": "no-store", ...reply.headers },
       });
     } catch (error) {
-      return errorResponse(error, request);
+      response = errorResponse(error, request);
     }
+    getRuntime().metrics.observeRequest(
+      routeTemplate(new URL(request.url).pathname),
+      request.method,
+      response.status,
+      (performance.now() - started) / 1000,
+    );
+    return response;
   };
 }
 
@@ -118,4 +127,19 @@ export async function requireApiOrgContext(
   const session = await requireApiSession(request);
   const ctx = await resolveServiceContext({ prisma: getRuntime().prisma }, { userId: session.userId, organizationId });
   return { session, ctx };
+}
+
+/**
+ * A path as a metrics label: segments that are ids (UUIDs, long random tokens, numbers) become
+ * `:id`, so `/api/orgs/org_x/nodes/<uuid>` counts as one route and labels stay bounded.
+ */
+export function routeTemplate(pathname: string): string {
+  return pathname
+    .split("/")
+    .map((segment) =>
+      /^[0-9a-f-]{32,36}$/i.test(segment) || /^\d+$/.test(segment) || (/\d/.test(segment) && segment.length >= 12)
+        ? ":id"
+        : segment,
+    )
+    .join("/");
 }

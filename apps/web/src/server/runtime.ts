@@ -9,7 +9,9 @@ import {
   type ReadDatabase,
   type SqlPool,
 } from "@rpcpulse/db";
-import { createRedisClient, type RedisConnection } from "@rpcpulse/queue";
+import { createRedisClient, QUEUE_NAMES, type RedisConnection } from "@rpcpulse/queue";
+import { createPlatformMetrics, type PlatformMetrics } from "@rpcpulse/services";
+import { statusSnapshotCacheStats } from "@rpcpulse/services/snapshot-cache";
 import { getEnv, type WebEnv } from "../env.js";
 
 /** Process-wide singletons, created on first use (kept on globalThis so dev reloads reuse them). */
@@ -29,6 +31,8 @@ interface Runtime {
    * mutation use `prisma`/`sql` (the primary).
    */
   reads: ReadDatabase;
+  /** Platform metrics of this process (GET /metrics, bearer METRICS_TOKEN). */
+  metrics: PlatformMetrics;
 }
 
 const holder = globalThis as typeof globalThis & { __rpcpulseWebRuntime?: Runtime };
@@ -77,6 +81,10 @@ export function getRuntime(): Runtime {
         logger.warn(status, status.serving === "replica" ? "reads back on the replica" : "reads on the primary"),
     },
   );
-  holder.__rpcpulseWebRuntime = { env, logger, prisma, auth, mailer, redis, sql, reads };
+  const metrics = createPlatformMetrics("web");
+  metrics.watchQueues({ connection: redis, prefix: env.QUEUE_PREFIX }, QUEUE_NAMES);
+  metrics.watchReplica(reads.status);
+  metrics.watchCache("status_snapshots", statusSnapshotCacheStats);
+  holder.__rpcpulseWebRuntime = { env, logger, prisma, auth, mailer, redis, sql, reads, metrics };
   return holder.__rpcpulseWebRuntime;
 }

@@ -66,6 +66,8 @@ export interface AgentTokenVerifierStats {
   lookups: number;
   /** Verifications answered 401 from the negative cache. */
   negativeHits: number;
+  /** Well-formed tokens verified (answered from a cache or a lookup): the cache hit ratio is 1 - lookups / verifications. */
+  verifications: number;
 }
 
 export interface AgentTokenVerifier {
@@ -121,7 +123,7 @@ export function createAgentTokenVerifier(
   const cache = new Map<string, Entry>();
   const negative = new Map<string, NegativeEntry>();
   const inflight = new Map<string, Promise<AgentTokenCredential | null>>();
-  const stats: AgentTokenVerifierStats = { lookups: 0, negativeHits: 0 };
+  const stats: AgentTokenVerifierStats = { lookups: 0, negativeHits: 0, verifications: 0 };
   let generation = 0;
 
   /** One database read per prefix at a time; its result lands in one of the two caches. */
@@ -189,6 +191,7 @@ export function createAgentTokenVerifier(
     async verify(token: string, hooks: VerifyHooks = {}): Promise<AgentIdentity> {
       const parsed = typeof token === "string" ? parseAgentToken(token) : undefined;
       if (!parsed) throw unauthenticated();
+      stats.verifications++;
       const prefix = parsed.prefix;
       const mark = await readMark(prefix);
       const at = now();

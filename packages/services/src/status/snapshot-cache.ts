@@ -13,9 +13,24 @@ interface Entry<T> {
 const entries = new Map<string, Entry<unknown>>();
 const MAX_ENTRIES = 500;
 
+const STATS = Symbol.for("rpcpulse.statusSnapshotStats");
+type StatsHolder = { [STATS]?: { hits: number; misses: number } };
+
+/** Snapshot reads answered from the cache (hits) or loaded (misses) in this process, for /metrics. */
+export function statusSnapshotCacheStats(): { hits: number; misses: number } {
+  const holder = globalThis as StatsHolder;
+  holder[STATS] ??= { hits: 0, misses: 0 };
+  return holder[STATS];
+}
+
 export async function cachedSnapshot<T>(key: string, load: () => Promise<T>, now = Date.now()): Promise<T> {
   const hit = entries.get(key) as Entry<T> | undefined;
-  if (hit && hit.expiresAt > now) return hit.value;
+  const stats = statusSnapshotCacheStats();
+  if (hit && hit.expiresAt > now) {
+    stats.hits++;
+    return hit.value;
+  }
+  stats.misses++;
   const value = load();
   entries.set(key, { value, expiresAt: now + STATUS_SNAPSHOT_TTL_MS });
   value.catch(() => entries.delete(key));
