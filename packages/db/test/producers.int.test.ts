@@ -4,6 +4,8 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
   deleteProducer,
+  insertNodeSamples,
+  listNodesAroundMiss,
   insertProducer,
   listProducerMisses,
   listProducerSources,
@@ -20,7 +22,7 @@ import {
   type TestDatabase,
   type TimescaleTestDatabase,
 } from "../src/testing.js";
-import { insertFixtureFleet, ORG_ID } from "./fixtures.js";
+import { insertFixtureFleet, NODE_1, NODE_2, ORG_ID } from "./fixtures.js";
 
 const T0 = Date.UTC(2026, 0, 5, 10, 0, 0);
 const MIN = 60_000;
@@ -87,6 +89,41 @@ async function checks(sql: SqlClient, name: string): Promise<void> {
     [
       [0, 0, 7_260],
       [2 * MIN, 1, 7_380],
+    ],
+  );
+
+  await insertNodeSamples(sql, [
+    {
+      time: new Date(T0 + 1 * MIN),
+      nodeId: NODE_1,
+      lagBlocks: 2,
+      listenOverflows: 3,
+      memAvailable: 10,
+      memTotal: 1000,
+    },
+    { time: new Date(T0 + 2 * MIN), nodeId: NODE_1, lagBlocks: 9, headAgeMs: 20_000, listenOverflows: 4 },
+    { time: new Date(T0 + 2 * MIN), nodeId: NODE_2, lagBlocks: 0 },
+    { time: new Date(T0 + 9 * MIN), nodeId: NODE_1, lagBlocks: 50 },
+  ]);
+  const around = await listNodesAroundMiss(sql, {
+    organizationId: ORG_ID,
+    network: "fixture-net",
+    from: new Date(T0),
+    to: new Date(T0 + 2 * MIN),
+  });
+  assert.deepEqual(
+    around.map((n) => [
+      n.name,
+      n.samples,
+      n.maxLagBlocks,
+      n.maxHeadAgeMs,
+      n.listenOverflows,
+      n.minMemAvailableShare,
+      n.lastLagBlocks,
+    ]),
+    [
+      ["node-1", 2, 9, 20_000, 7, 0.01, 9],
+      ["node-2", 1, 0, null, null, null, 0],
     ],
   );
 

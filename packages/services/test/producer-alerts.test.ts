@@ -1,11 +1,11 @@
 // Every producer alert rule, measured on hand-made readings; witness parsing of both chains' shapes.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { ProducerLatest, ProducerMissRow, ProducerStatusRow } from "@rpcpulse/db";
+import type { NodeAroundMiss, ProducerLatest, ProducerMissRow, ProducerStatusRow } from "@rpcpulse/db";
 import { measureProducer } from "../src/alerting/measure-producers.js";
 import { describeCondition } from "../src/alerting/describe-alert.js";
 import { normaliseRuleParams, resolveThresholds } from "../src/alerting/rule-params.js";
-import { compareVersions, describeProducerProblems, parseWitness } from "../src/producers/index.js";
+import { compareVersions, describeProducerProblems, explainWitnessMiss, parseWitness } from "../src/producers/index.js";
 
 const NOW = new Date("2026-11-25T01:00:00Z");
 const ID = "00000000-0000-4000-8000-0000000000f1";
@@ -153,4 +153,38 @@ test("the card's verdict lists every problem", () => {
   assert.equal(v.problems.length, 3);
   assert.equal(describeProducerProblems(producer({}), 0, NOW).state, "ok");
   assert.equal(describeProducerProblems(producer(null), 0, NOW).state, "unknown");
+});
+
+test("advisor: a miss during the node's own trouble names the evidence and the in-sync backup, never switching", () => {
+  const node = (name: string, over: Partial<NodeAroundMiss>) => ({
+    nodeId: name,
+    name,
+    samples: 12,
+    maxLagBlocks: 0,
+    maxHeadAgeMs: 2_000,
+    listenOverflows: 0,
+    minMemAvailableShare: 0.4,
+    lastLagBlocks: 0,
+    ...over,
+  });
+  const x = explainWitnessMiss(
+    [
+      node("witness-a", { maxLagBlocks: 12, maxHeadAgeMs: 30_000, listenOverflows: 40, minMemAvailableShare: 0.02 }),
+      node("witness-b", {}),
+    ],
+    { account: "arcange", chain: "hive" },
+  );
+  assert.equal(x.suspects.length, 1);
+  assert.deepEqual(x.suspects[0]?.evidence, [
+    "12 blocks behind the network",
+    "head not advancing for 30 s",
+    "40 listen-queue overflows",
+    "only 2.0 % of memory available",
+  ]);
+  assert.equal(x.backup?.node, "witness-b");
+  assert.match(x.backup?.howTo ?? "", /witness_set_properties.*never changes keys/);
+  const quiet = explainWitnessMiss([node("witness-a", {})], { account: "arcange", chain: "hive" });
+  assert.deepEqual([quiet.suspects.length, quiet.backup], [0, null]);
+  const lonely = explainWitnessMiss([node("only", { maxLagBlocks: 5 })], { account: "justyy", chain: "steem" });
+  assert.equal(lonely.backup, null, "no second node, no backup");
 });

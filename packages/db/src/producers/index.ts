@@ -1,2 +1,3 @@
 export * from "./producers.js";
 export * from "./producer-readings.js";
+export * from "./miss-evidence.js";

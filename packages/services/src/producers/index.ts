@@ -2,3 +2,4 @@ export * from "./parse-witness.js";
 export * from "./poll-witnesses.js";
 export * from "./manage-producers.js";
 export * from "./seed-demo-producers.js";
+export * from "./explain-miss.js";

@@ -3,6 +3,7 @@ import {
   countProducers,
   deleteProducer,
   insertProducer,
+  listNodesAroundMiss,
   listProducerMisses,
   listProducerStatuses,
   PRODUCER_ACCOUNT_PATTERN,
@@ -13,6 +14,7 @@ import {
 import { findNetwork } from "@rpcpulse/domain";
 import { z } from "zod";
 import { requireRole, type ServiceContext } from "../context.js";
+import { explainWitnessMiss, type MissExplanation } from "./explain-miss.js";
 import { compareVersions } from "./parse-witness.js";
 
 /** Register, list and remove an organization's witness accounts; the fleet page's witness cards. */
@@ -67,6 +69,8 @@ export interface ProducerView {
   inSchedule: boolean | null;
   error: string | null;
   recentMisses: ProducerMissView[];
+  /** The newest miss against the organization's own nodes on the network (advisor); null without a miss. */
+  missExplanation: MissExplanation | null;
   history: Array<{ bucket: string; missed: number; feedAgeHours: number | null }>;
 }
 
@@ -146,6 +150,18 @@ export async function listProducerViews(
       own.reduce((n, m) => n + m.count, 0),
       now,
     );
+    const newest = own[0];
+    const missExplanation = newest
+      ? explainWitnessMiss(
+          await listNodesAroundMiss(deps.sql, {
+            organizationId: ctx.organizationId,
+            network: p.network,
+            from: new Date(newest.detectedAt.getTime() - 3 * 60_000),
+            to: newest.detectedAt,
+          }),
+          { account: p.account, chain: findNetwork(p.network)?.chain === "steem" ? "steem" : "hive" },
+        )
+      : null;
     const history = await readProducerHistory(deps.sql, {
       producerId: p.id,
       from: dayAgo,
@@ -180,6 +196,7 @@ export async function listProducerViews(
         toBlock: m.toBlock,
         count: m.count,
       })),
+      missExplanation,
       history: history.map((h) => ({
         bucket: h.bucket.toISOString(),
         missed: h.missed,

@@ -103,6 +103,12 @@ function ProducerCard({ p, slug, canManage, now }: { p: ProducerView; slug: stri
           {p.observedAt ? `${ago(p.observedAt, now)} from ${p.source}` : (p.error ?? "not yet")}
         </dd>
       </dl>
+      {p.missExplanation ? (
+        <div className="producer-advice" data-testid="miss-explanation">
+          <p className="small">{p.missExplanation.summary}</p>
+          {p.missExplanation.backup ? <p className="small">Backup: {p.missExplanation.backup.howTo}</p> : null}
+        </div>
+      ) : null}
       <HistoryChart history={p.history} label={`Misses per hour and feed age over 24 h for ${p.account}`} />
       {canManage ? (
         <form action={removeProducerAction}>
