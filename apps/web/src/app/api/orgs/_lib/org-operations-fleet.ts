@@ -1,4 +1,4 @@
-import { AlertRuleInput, NodeInput, NodePatchInput } from "@rpcpulse/services";
+import { AlertRuleInput, NodeInput, NodePatchInput, RegisterProducerInput } from "@rpcpulse/services";
 import { z } from "zod";
 import type { Operation } from "./org-operation.js";
 
@@ -155,5 +155,28 @@ export const FLEET_OPERATIONS: Operation[] = [
     summary: "Queue a test notification",
     access: "write",
     status: 202,
+  },
+  {
+    method: "get",
+    path: "/api/orgs/{orgId}/producers",
+    id: "listProducers",
+    summary: "Witness accounts with their latest reading, misses of the last 24 h and a 24 h history",
+    access: "read",
+  },
+  {
+    method: "post",
+    path: "/api/orgs/{orgId}/producers",
+    id: "registerProducer",
+    summary: "Watch a Hive or Steem witness account",
+    access: "write",
+    body: RegisterProducerInput,
+    status: 201,
+  },
+  {
+    method: "delete",
+    path: "/api/orgs/{orgId}/producers/{producerId}",
+    id: "removeProducer",
+    summary: "Stop watching a witness account (its history goes too)",
+    access: "write",
   },
 ];
