@@ -63,6 +63,8 @@ describe("pollWitnesses against simnet", () => {
     const views = await listProducerViews({ sql: db.pool }, ctx);
     const a = views.find((v) => v.account === "arcange")!;
     assert.equal(a.source, sim.node("dir-good").url);
+    assert.ok(a.rank !== null && a.rank >= 1 && a.rank <= 21, `rank ${a.rank}`);
+    assert.equal(a.inSchedule, true);
     assert.equal(a.state, "trouble");
     assert.ok(
       a.problems.some((p) => /feed is 3\d h old/.test(p)),

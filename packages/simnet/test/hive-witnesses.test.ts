@@ -126,3 +126,20 @@ test("the control server misses a slot over HTTP and refuses unknown witnesses",
     await controlled.close();
   }
 });
+
+test("get_witnesses_by_vote lists witnesses by votes, descending, from a name", async () => {
+  const top = (await rpcResult(hive, "condenser_api.get_witnesses_by_vote", ["", 5])) as Array<{
+    owner: string;
+    votes: string;
+  }>;
+  assert.equal(top.length, 5);
+  for (let i = 1; i < top.length; i++) assert.ok(BigInt(top[i - 1]!.votes) >= BigInt(top[i]!.votes));
+  const from = (await rpcResult(hive, "condenser_api.get_witnesses_by_vote", [top[2]!.owner, 2])) as Array<{
+    owner: string;
+  }>;
+  assert.deepEqual(
+    from.map((w) => w.owner),
+    [top[2]!.owner, top[3]!.owner],
+  );
+  assert.ok("error" in (await rpc(hive, "condenser_api.get_witnesses_by_vote", ["", 1001])));
+});

@@ -66,6 +66,7 @@ export interface ProducerView {
   feed: { base: string; quote: string } | null;
   feedAgeHours: number | null;
   votes: string | null;
+  rank: number | null;
   inSchedule: boolean | null;
   error: string | null;
   recentMisses: ProducerMissView[];
@@ -188,6 +189,7 @@ export async function listProducerViews(
       majorityVersion: l?.majorityVersion ?? null,
       feed: l?.feedBase && l.feedQuote ? { base: l.feedBase, quote: l.feedQuote } : null,
       votes: l?.votes ?? null,
+      rank: l?.rank ?? null,
       inSchedule: l?.inSchedule ?? null,
       error: p.error?.message ?? null,
       recentMisses: own.map((m) => ({

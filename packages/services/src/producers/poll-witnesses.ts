@@ -39,8 +39,13 @@ interface NetworkRead {
   headBlock: number;
   majorityVersion: string | null;
   schedule: Set<string>;
+  /** Rank by votes (1 = most), for the top RANKED witnesses; absent below them or when the call fails. */
+  ranks: Map<string, number>;
   witnesses: Map<string, WitnessFacts>;
 }
+
+/** Witnesses ranked per read (condenser_api.get_witnesses_by_vote); below them, rank stays unknown. */
+const RANKED = 150;
 
 async function call(client: SafeHttpClient, url: string, method: string, params: unknown): Promise<unknown> {
   const reply = await callJsonRpc(client, url, method, params);
@@ -61,8 +66,22 @@ async function readNetwork(client: SafeHttpClient, url: string, accounts: readon
     const raw = await call(client, url, "condenser_api.get_witness_by_account", [account]);
     if (raw !== null) witnesses.set(account, parseWitness(raw));
   }
+  // Rank is information only: a node without the call (or a failure) leaves it unknown.
+  const ranks = new Map<string, number>();
+  try {
+    const byVote = await call(client, url, "condenser_api.get_witnesses_by_vote", ["", RANKED]);
+    if (Array.isArray(byVote)) {
+      byVote.forEach((w: unknown, i) => {
+        const owner = (w as { owner?: unknown } | null)?.owner;
+        if (typeof owner === "string") ranks.set(owner, i + 1);
+      });
+    }
+  } catch {
+    // keep ranks empty
+  }
   return {
     source: url,
+    ranks,
     headBlock,
     majorityVersion: schedule.majority_version ?? null,
     schedule: new Set(schedule.current_shuffled_witnesses),
@@ -136,7 +155,7 @@ export async function pollWitnesses(
         feedQuote: facts.feedQuote,
         feedUpdatedAt: facts.feedUpdatedAt,
         votes: facts.votes,
-        rank: null,
+        rank: read.ranks.get(p.account) ?? null,
         inSchedule: read.schedule.has(p.account),
       });
       report.read++;

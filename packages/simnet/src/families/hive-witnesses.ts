@@ -236,6 +236,22 @@ export class WitnessBook {
     return versions[Math.min(versions.length, 17) - 1] ?? RUNNING[this.flavor.chain].running;
   }
 
+  /** condenser_api.get_witnesses_by_vote: witness objects by votes, descending, from the named one ("" = the top). */
+  byVote(from: string, limit: number, head: number): Record<string, unknown>[] {
+    const all = this.flavor.witnesses
+      .map((w) => this.witness(w, head, "legacy"))
+      .filter((w): w is Record<string, unknown> => w !== null)
+      .sort((x, y) => (BigInt(String(y.votes)) > BigInt(String(x.votes)) ? 1 : -1));
+    const start =
+      from === ""
+        ? 0
+        : Math.max(
+            0,
+            all.findIndex((w) => w.owner === from),
+          );
+    return all.slice(start, start + limit);
+  }
+
   /** condenser_api.get_witness_schedule / database_api.get_witness_schedule. */
   schedule(head: number, style: "legacy" | "nai"): Record<string, unknown> {
     const a = createAssetFormat(this.flavor, style);

@@ -244,6 +244,13 @@ export class HiveFamily implements JsonRpcFamily {
           witnesses: (owners as string[]).flatMap((o) => this.witnesses.witness(o, head, "nai") ?? []),
         };
       }
+      case "condenser_api.get_witnesses_by_vote": {
+        const [from, limit] = condenserArgs(params, 2, method);
+        const n = toUint(limit, method);
+        if (n > 1000)
+          throw assertError("limit <= 1000: limit of ${limit} is greater than maxmimum allowed", { limit: n }, method);
+        return this.witnesses.byVote(String(from ?? ""), n, head);
+      }
       case "condenser_api.get_witness_schedule":
         condenserArgs(params, 0, method);
         return this.witnesses.schedule(head, "legacy");

@@ -96,8 +96,11 @@ function ProducerCard({ p, slug, canManage, now }: { p: ProducerView; slug: stri
           {p.disabled ? "null key (disabled)" : shortKey(p.signingKey)}
           {p.keyChangedAt ? `, changed ${ago(p.keyChangedAt, now)}` : ""}
         </dd>
-        <dt>Votes</dt>
-        <dd>{p.votes ?? "—"}</dd>
+        <dt>Rank, votes</dt>
+        <dd>
+          {p.rank !== null ? `#${p.rank}` : "—"}, {p.votes ?? "—"}
+          {p.inSchedule ? " (in the schedule)" : ""}
+        </dd>
         <dt>Read</dt>
         <dd className="muted small">
           {p.observedAt ? `${ago(p.observedAt, now)} from ${p.source}` : (p.error ?? "not yet")}
