@@ -1,6 +1,16 @@
 "use client";
 import { useRouter } from "next/navigation";
-import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from "react";
+import {
+  createContext,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+  type RefObject,
+} from "react";
 import {
   cookieValue,
   displayZone,
@@ -21,6 +31,7 @@ interface DisplayPrefsValue extends DisplayPrefs {
 }
 
 const Context = createContext<DisplayPrefsValue | null>(null);
+const RefreshOptOut = createContext<RefObject<boolean> | null>(null);
 
 function browserZone(): string | null {
   try {
@@ -39,13 +50,16 @@ function browserZone(): string | null {
 export function DisplayPrefsProvider({ initial, children }: { initial: DisplayPrefs; children: ReactNode }) {
   const router = useRouter();
   const [prefs, setPrefs] = useState<DisplayPrefs>(initial);
+  const noRefresh = useRef(false);
 
   useEffect(() => {
     const fromCookies = readDisplayPrefs((name) => cookieValue(document.cookie, name));
     const next = { ...fromCookies, browserZone: browserZone() ?? fromCookies.browserZone };
     setPrefs(next);
-    // Server components rendered in another zone (first visit, or the device moved): render again.
-    if (displayZone(next) !== displayZone(initial)) router.refresh();
+    // Server components rendered in another zone (first visit, or the device moved): render again,
+    // unless the page formats its times on the client (cached status pages: a refresh per visitor
+    // would bypass the page cache).
+    if (displayZone(next) !== displayZone(initial) && !noRefresh.current) router.refresh();
     // Only on mount: later changes go through the setters below.
   }, []);
 
@@ -67,7 +81,24 @@ export function DisplayPrefsProvider({ initial, children }: { initial: DisplayPr
   }, []);
 
   const value = useMemo(() => ({ ...prefs, zone: displayZone(prefs), setMode, setTheme }), [prefs, setMode, setTheme]);
-  return <Context.Provider value={value}>{children}</Context.Provider>;
+  return (
+    <RefreshOptOut.Provider value={noRefresh}>
+      <Context.Provider value={value}>{children}</Context.Provider>
+    </RefreshOptOut.Provider>
+  );
+}
+
+/**
+ * Rendered by layouts whose times are all client-formatted (LocalTime, ChartTime): the provider
+ * then skips its one-off server refresh when it learns the browser's zone. Child effects run
+ * before the provider's own, so the flag is set in time.
+ */
+export function ClientFormattedTimes() {
+  const ref = useContext(RefreshOptOut);
+  useEffect(() => {
+    if (ref) ref.current = true;
+  }, [ref]);
+  return null;
 }
 
 export function useDisplayPrefs(): DisplayPrefsValue {

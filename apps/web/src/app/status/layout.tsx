@@ -1,4 +1,5 @@
 import type { ReactNode } from "react";
+import { ClientFormattedTimes } from "../../components/display-prefs.js";
 import "../../features/directory/directory.css";
 import "../../features/status/status.css";
 
@@ -6,6 +7,7 @@ import "../../features/status/status.css";
 export default function StatusLayout({ children }: { children: ReactNode }) {
   return (
     <>
+      <ClientFormattedTimes />
       <main id="main" className="page sp-page">
         {children}
       </main>
