@@ -91,7 +91,7 @@ export function Pager(props: {
               ← Previous
             </a>
           ) : (
-            <span aria-disabled="true">← Previous</span>
+            <span className="dt-off">← Previous</span>
           )}
           <span>
             Page {props.page} of {props.pageCount}
@@ -101,7 +101,7 @@ export function Pager(props: {
               Next →
             </a>
           ) : (
-            <span aria-disabled="true">Next →</span>
+            <span className="dt-off">Next →</span>
           )}
         </>
       ) : null}
