@@ -1,6 +1,7 @@
 import { isPlainObject, RpcError, type RpcDialect } from "../jsonrpc.js";
 import type { ChainNetwork } from "../network.js";
 import { deriveInt } from "../random.js";
+import { assertError, ASSERT, castError, condenserArgs, fcError, namedArgs, toInt, toUint } from "./hive-args.js";
 import {
   createAssetFormat,
   derivePublicKey,
@@ -46,46 +47,6 @@ const HIVEMIND_APIS = new Set(["bridge", "hive", "follow_api", "tags_api"]);
 
 const CLIENT_VERSIONS: Record<HiveFlavor["chain"], string> = { hive: "1.27.11", steem: "0.23.1" };
 
-/** An fc::exception as hived serialises it: message with the assertion, data with the format. */
-function fcError(
-  code: number,
-  kind: { code: number; name: string; label: string },
-  format: string,
-  data: Record<string, unknown>,
-  file: string,
-  method: string,
-): RpcError {
-  const text = format.replace(/\$\{([a-z_]+)\}/gi, (_, key: string) => String(data[key]));
-  return new RpcError(code, `${kind.label}:${text}`, {
-    code: kind.code,
-    name: kind.name,
-    message: kind.label,
-    stack: [
-      {
-        context: { level: "error", file, line: 0, method, hostname: "", timestamp: formatHiveTime(Date.now()) },
-        format,
-        data,
-      },
-    ],
-  });
-}
-
-const ASSERT = { code: 10, name: "assert_exception", label: "Assert Exception" };
-const BAD_CAST = { code: 7, name: "bad_cast_exception", label: "Bad Cast" };
-
-function assertError(
-  format: string,
-  data: Record<string, unknown>,
-  method: string,
-  file = "condenser_api.cpp",
-): RpcError {
-  return fcError(-32003, ASSERT, format, data, file, method);
-}
-
-function castError(from: string, to: string, method: string): RpcError {
-  return fcError(-32000, BAD_CAST, "Invalid cast from ${from} to ${to}", { from, to }, "variant.cpp", method);
-}
-
 export const hivedDialect: RpcDialect = {
   parseError: () => new RpcError(-32700, "Parse Error:Unexpected char"),
   invalidRequest: () => new RpcError(-32600, 'A member "jsonrpc" does not exist'),
@@ -116,37 +77,6 @@ export const hivedDialect: RpcDialect = {
   internalError: () => new RpcError(-32603, "Internal Error"),
   rateLimited: () => new RpcError(-32000, "Too Many Requests"),
 };
-
-function condenserArgs(params: unknown, expected: number, method: string): unknown[] {
-  const args = params === undefined ? [] : params;
-  if (!Array.isArray(args)) throw castError("object_type", "array_type", method);
-  if (args.length !== expected) {
-    throw assertError(
-      "args.size() == ${expected}: Expected ${expected} argument(s), was ${size}",
-      { expected, size: args.length },
-      method,
-    );
-  }
-  return args;
-}
-
-function toUint(value: unknown, method: string): number {
-  if (typeof value === "number" && Number.isInteger(value) && value >= 0) return value;
-  if (typeof value === "string" && /^\d+$/.test(value)) return Number(value);
-  throw castError(typeof value === "string" ? "string_type" : `${typeof value}_type`, "uint64_type", method);
-}
-
-function toInt(value: unknown, method: string): number {
-  if (typeof value === "number" && Number.isInteger(value)) return value;
-  if (typeof value === "string" && /^-?\d+$/.test(value)) return Number(value);
-  throw castError(`${typeof value}_type`, "int64_type", method);
-}
-
-function namedArgs(params: unknown, method: string): Record<string, unknown> {
-  if (params === undefined || (Array.isArray(params) && params.length === 0)) return {};
-  if (!isPlainObject(params)) throw castError("array_type", "object_type", method);
-  return params;
-}
 
 export class HiveFamily implements JsonRpcFamily {
   readonly kind = "jsonrpc" as const;
