@@ -90,6 +90,12 @@ export const workerEnvShape = {
   ),
   /** Plain-PostgreSQL storage maintenance period: rollups of the last 3 h are refreshed each run, so keep it near a minute. */
   MAINTENANCE_INTERVAL_MS: milliseconds(60_000, 100),
+  /**
+   * Organization sweeps (alert evaluation, advisor sweep, status-page uptime) run as this many shard
+   * jobs each, spread over the worker replicas (each shard on one replica at a time); 1 = one job.
+   * Every replica that registers schedules must use the same value.
+   */
+  SWEEP_SHARDS: z.coerce.number().int().min(1).max(1_024).default(1),
   /** Register the recurring jobs at start (idempotent; every replica may do it). */
   WORKER_REGISTER_SCHEDULES: flag("true"),
   /** In-flight jobs get this long to finish on SIGTERM; keep it below the orchestrator's grace period. */

@@ -191,6 +191,7 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
         alertsEveryMs: env.ALERT_EVALUATE_INTERVAL_MS,
         deliverySweepEveryMs: env.ALERT_DELIVERY_SWEEP_INTERVAL_MS,
         statusUptimeEveryMs: env.STATUS_UPTIME_INTERVAL_MS,
+        sweepShards: env.SWEEP_SHARDS,
       }).then(
         (registered) => log.info(registered, "recurring jobs registered"),
         (error: unknown) =>

@@ -14,3 +14,4 @@ export * from "./queues/probe.queue.js";
 export * from "./queues/advisor.queue.js";
 export * from "./queues/alerts.queue.js";
 export * from "./queues/notify.queue.js";
+export * from "./queues/sweep-shard.js";

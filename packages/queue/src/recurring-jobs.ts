@@ -29,6 +29,12 @@ export interface RecurringJobSettings {
   deliverySweepEveryMs?: number;
   /** Status-page uptime days precompute period (maintenance queue); omitted = no schedule. */
   statusUptimeEveryMs?: number;
+  /**
+   * Shards of the organization sweeps (alert evaluation, advisor sweep, status-page uptime): with
+   * N > 1 each becomes N recurring jobs `<id>-shard-<i>-of-<N>`, so N workers' consumers run them at
+   * once (one shard on one replica at a time: BullMQ's job lock). 1 or omitted = one job each.
+   */
+  sweepShards?: number;
 }
 
 interface RecurringJob<N extends QueueName = QueueName> {
@@ -40,6 +46,26 @@ interface RecurringJob<N extends QueueName = QueueName> {
 }
 
 export function listRecurringJobs(settings: RecurringJobSettings): RecurringJob[] {
+  return shardSweeps(listUnshardedJobs(settings), settings.sweepShards ?? 1);
+}
+
+/** Jobs whose payload a shard narrows to some organizations. */
+const SHARDED = new Set(["alerts-evaluate", "advisor-sweep", "maintenance-status-uptime"]);
+
+function shardSweeps(jobs: RecurringJob[], count: number): RecurringJob[] {
+  if (count <= 1) return jobs;
+  return jobs.flatMap((job) =>
+    SHARDED.has(job.id)
+      ? Array.from({ length: count }, (_, index) => ({
+          ...job,
+          id: `${job.id}-shard-${index}-of-${count}`,
+          payload: { ...job.payload, shard: { index, count } } as typeof job.payload,
+        }))
+      : [job],
+  );
+}
+
+function listUnshardedJobs(settings: RecurringJobSettings): RecurringJob[] {
   const storage: RecurringJob<"maintenance"> = {
     id: "maintenance-storage",
     queue: "maintenance",

@@ -6,8 +6,8 @@ import type { Processor } from "../shell/register-processor.js";
  * samples (bounded batch) and verifies applied suggestions whose window has passed.
  */
 export function createAdvisorProcessor(deps: AdvisorDeps, settings: AdvisorSweepSettings): Processor<"advisor"> {
-  return async (_payload, { log }) => {
-    const report = await runAdvisorSweep(deps, { now: new Date() }, settings);
+  return async (payload, { log }) => {
+    const report = await runAdvisorSweep(deps, { now: new Date(), shard: payload.shard }, settings);
     for (const failure of report.failed) log.warn(failure, "advisor: node evaluation failed");
     log.info(
       {

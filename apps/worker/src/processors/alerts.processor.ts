@@ -18,7 +18,7 @@ export function createAlertsProcessor(deps: EvaluateAlertsDeps, sweep: DeliveryS
       else log.debug(report, "delivery outbox swept");
       return report;
     }
-    const report = await evaluateAlerts(deps);
+    const report = await evaluateAlerts(deps, { shard: payload.shard });
     if (report.events > 0 || report.errors > 0) log.info(report, "alerts evaluated");
     else log.debug(report, "alerts evaluated");
     return report;

@@ -14,7 +14,10 @@ export function createMaintenanceProcessor(
 ): Processor<"maintenance"> {
   return async (payload, { log }) => {
     if (payload.task === "status-uptime") {
-      const report = await refreshStatusUptimeDays({ sql: deps.sql }, { now: new Date(), ...settings.statusUptime });
+      const report = await refreshStatusUptimeDays(
+        { sql: deps.sql },
+        { now: new Date(), ...settings.statusUptime, shard: payload.shard },
+      );
       log.info(report, "status uptime days refreshed");
       return report;
     }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { orgShardCondition, orgShardParams, type OrgShard } from "../sharding/org-shards.js";
 import type { SqlClient } from "../sql-client.js";
 import { dbDate, dbNumber } from "../timeseries/row-values.js";
 
@@ -50,7 +51,7 @@ JOIN networks w ON w.id = n.network_id
 LEFT JOIN advisor_node_cursors c ON c.node_id = n.id`;
 
 const DUE_SQL = `${SELECT}
-WHERE c.node_id IS NULL OR l.time > c.evaluated_up_to
+WHERE (c.node_id IS NULL OR l.time > c.evaluated_up_to) AND ${orgShardCondition("n.organization_id", "$2", "$3")}
 ORDER BY c.evaluated_at ASC NULLS FIRST, n.id
 LIMIT $1`;
 
@@ -79,9 +80,12 @@ function toRow(raw: unknown): AdvisorNodeRow {
  * Nodes with samples newer than their last evaluation, least recently evaluated first, at most
  * `limit` (the sweep's bounded work per run). Nodes without any sample are never listed.
  */
-export async function listNodesDueForAdvice(sql: SqlClient, input: { limit: number }): Promise<AdvisorNodeRow[]> {
+export async function listNodesDueForAdvice(
+  sql: SqlClient,
+  input: { limit: number; shard?: OrgShard | undefined },
+): Promise<AdvisorNodeRow[]> {
   const limit = z.number().int().min(1).max(10_000).parse(input.limit);
-  const { rows } = await sql.query(DUE_SQL, [limit]);
+  const { rows } = await sql.query(DUE_SQL, [limit, ...orgShardParams(input.shard)]);
   return rows.map(toRow);
 }
 

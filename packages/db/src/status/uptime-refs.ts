@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { OrgShard, orgShardCondition, orgShardParams } from "../sharding/org-shards.js";
 import type { SqlClient } from "../sql-client.js";
 import { dbDate, dbNumber } from "../timeseries/row-values.js";
 
@@ -14,6 +15,8 @@ export const StaleUptimeRefQuery = z.object({
   /** Today (UTC midnight): finished days are [from, today). */
   today: z.date(),
   limit: z.number().int().min(1).max(2_000),
+  /** Only pages of the organizations in this shard (a sharded sweep); all pages without one. */
+  shard: OrgShard.optional(),
 });
 export type StaleUptimeRefQuery = z.infer<typeof StaleUptimeRefQuery>;
 
@@ -42,7 +45,8 @@ WITH listed AS (
   JOIN status_pages p ON p.id = c.page_id AND p.is_public
   LEFT JOIN nodes n ON c.kind = 'node' AND n.id = c.node_id
   LEFT JOIN public_endpoints e ON c.kind = 'endpoint' AND e.id = c.endpoint_id
-  WHERE (c.kind = 'node' AND n.id IS NOT NULL) OR (c.kind = 'endpoint' AND e.id IS NOT NULL)
+  WHERE ((c.kind = 'node' AND n.id IS NOT NULL) OR (c.kind = 'endpoint' AND e.id IS NOT NULL))
+    AND ${orgShardCondition("p.organization_id", "$4", "$5")}
 ), stale AS (
   SELECT l.kind, l.ref_id, l.created_at
   FROM listed l
@@ -68,7 +72,7 @@ export async function listStaleUptimeRefs(sql: SqlClient, params: StaleUptimeRef
             coalesce((SELECT json_agg(s ORDER BY s.ref_id)
                       FROM (SELECT kind, ref_id::text AS ref_id, created_at FROM stale ORDER BY ref_id LIMIT $3) s),
                      '[]'::json) AS refs`,
-    [p.from, p.today, p.limit],
+    [p.from, p.today, p.limit, ...orgShardParams(p.shard)],
   );
   const row = rows[0] as { listed: unknown; stale: unknown; refs: unknown };
   const counts = Counts.parse(row);

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineQueue } from "../define-queue.js";
+import { SweepShard } from "./sweep-shard.js";
 
 /**
  * Tuning advisor. `sweep` = evaluate the nodes with samples newer than their last evaluation (a
@@ -9,7 +10,11 @@ import { defineQueue } from "../define-queue.js";
 export const AdvisorTask = z.enum(["sweep"]);
 export type AdvisorTask = z.infer<typeof AdvisorTask>;
 
-export const AdvisorPayload = z.object({ task: AdvisorTask });
+export const AdvisorPayload = z.object({
+  task: AdvisorTask,
+  /** Only this shard's organizations (recurring jobs with SWEEP_SHARDS > 1). */
+  shard: SweepShard.optional(),
+});
 export type AdvisorPayload = z.infer<typeof AdvisorPayload>;
 
 export const advisorQueue = defineQueue({

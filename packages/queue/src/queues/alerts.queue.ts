@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineQueue } from "../define-queue.js";
+import { SweepShard } from "./sweep-shard.js";
 
 /**
  * Alert evaluation: `evaluate` runs every rule of every organization once (recurring, every
@@ -10,6 +11,8 @@ import { defineQueue } from "../define-queue.js";
  */
 export const AlertsPayload = z.object({
   task: z.enum(["evaluate", "sweep-deliveries"]),
+  /** evaluate: only this shard's organizations (recurring jobs with SWEEP_SHARDS > 1). */
+  shard: SweepShard.optional(),
 });
 export type AlertsPayload = z.infer<typeof AlertsPayload>;
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineQueue } from "../define-queue.js";
+import { SweepShard } from "./sweep-shard.js";
 
 /**
  * Storage upkeep. `storage` = create partitions ahead, drop expired ones and refresh closed rollup
@@ -19,6 +20,8 @@ export const MaintenancePayload = z.object({
     .min(1)
     .max(7 * 24 * 60)
     .optional(),
+  /** status-uptime: only the pages of this shard's organizations (SWEEP_SHARDS > 1). */
+  shard: SweepShard.optional(),
 });
 export type MaintenancePayload = z.infer<typeof MaintenancePayload>;
 

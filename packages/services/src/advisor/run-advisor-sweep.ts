@@ -1,4 +1,4 @@
-import { listNodesDueForAdvice } from "@rpcpulse/db";
+import { listNodesDueForAdvice, type OrgShard } from "@rpcpulse/db";
 import { evaluateNodeAdvice, type AdvisorDeps, type AdvisorTiming } from "./evaluate-node-advice.js";
 import {
   verifyAppliedSuggestions,
@@ -30,11 +30,11 @@ export interface AdvisorSweepReport {
  */
 export async function runAdvisorSweep(
   deps: AdvisorDeps,
-  input: { now: Date },
+  input: { now: Date; shard?: OrgShard | undefined },
   settings: AdvisorSweepSettings,
 ): Promise<AdvisorSweepReport> {
   const started = performance.now();
-  const due = await listNodesDueForAdvice(deps.sql, { limit: settings.batchSize });
+  const due = await listNodesDueForAdvice(deps.sql, { limit: settings.batchSize, shard: input.shard });
   const report: AdvisorSweepReport = {
     evaluated: 0,
     failed: [],
@@ -55,11 +55,13 @@ export async function runAdvisorSweep(
       report.failed.push({ nodeId: node.id, error: error instanceof Error ? error.message : String(error) });
     }
   }
-  report.verification = await verifyAppliedSuggestions(
-    deps,
-    { now: input.now, limit: settings.verifyBatchSize },
-    settings,
-  );
+  // The verification pass is small and global: shard 0 (or an unsharded run) does it.
+  if (!input.shard || input.shard.index === 0)
+    report.verification = await verifyAppliedSuggestions(
+      deps,
+      { now: input.now, limit: settings.verifyBatchSize },
+      settings,
+    );
   report.durationMs = Math.round(performance.now() - started);
   return report;
 }

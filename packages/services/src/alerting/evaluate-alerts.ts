@@ -25,6 +25,7 @@ import {
   resolveAutoIncident,
   updateAutoIncident,
 } from "../status/index.js";
+import { listOrganizationIdsInShard, type OrgShard } from "@rpcpulse/db";
 import type { EvaluateAlertsDeps } from "./alerting-deps.js";
 import { collectAlertTargets, type AlertTarget } from "./collect-alert-inputs.js";
 import { describeAlertEvent, describeCondition, formatDuration } from "./describe-alert.js";
@@ -77,9 +78,14 @@ function toSnapshot(row: AlertStateRow | undefined, now: Date): AlertStateSnapsh
   };
 }
 
-export async function evaluateAlerts(deps: EvaluateAlertsDeps, input: { now?: Date } = {}): Promise<EvaluationReport> {
+export async function evaluateAlerts(
+  deps: EvaluateAlertsDeps,
+  input: { now?: Date; shard?: OrgShard | undefined } = {},
+): Promise<EvaluationReport> {
   const now = input.now ?? new Date();
-  const rules = await listEnabledAlertRules(deps.prisma);
+  // A sharded run evaluates the rules of its shard's organizations only (see @rpcpulse/db org-shards).
+  const inShard = input.shard ? await listOrganizationIdsInShard(deps.sql, input.shard) : null;
+  const rules = (await listEnabledAlertRules(deps.prisma)).filter((r) => !inShard || inShard.has(r.organizationId));
   const report: EvaluationReport = {
     rules: rules.length,
     targets: 0,

@@ -1,4 +1,4 @@
-import { listStaleUptimeRefs, type SqlClient } from "@rpcpulse/db";
+import { listStaleUptimeRefs, type OrgShard, type SqlClient } from "@rpcpulse/db";
 import { fillMissingUptimeDays, computeUptimeWindow } from "./component-uptime.js";
 
 export interface RefreshStatusUptimeInput {
@@ -7,6 +7,8 @@ export interface RefreshStatusUptimeInput {
   batchSize?: number;
   /** Refs filled per run at most; the rest wait for the next run (oldest ids first). */
   maxRefs?: number;
+  /** Only the pages of this shard's organizations (a sharded sweep). */
+  shard?: OrgShard | undefined;
 }
 
 export interface StatusUptimeRefresh {
@@ -33,7 +35,12 @@ export async function refreshStatusUptimeDays(
   const batchSize = input.batchSize ?? 25;
   const maxRefs = input.maxRefs ?? 500;
   const { first, today } = computeUptimeWindow(input.now);
-  const found = await listStaleUptimeRefs(deps.sql, { from: first, today, limit: maxRefs });
+  const found = await listStaleUptimeRefs(deps.sql, {
+    from: first,
+    today,
+    limit: maxRefs,
+    ...(input.shard ? { shard: input.shard } : {}),
+  });
   let daysWritten = 0;
   for (let i = 0; i < found.refs.length; i += batchSize) {
     const chunk = found.refs.slice(i, i + batchSize);
