@@ -30,6 +30,7 @@ export const databaseEnv = {
  * until a later check finds it back within bounds.
  */
 export const databaseReadEnv = {
+  /** A streaming replica of DATABASE_URL for dashboard, directory and status-page reads; unset = reads on the primary. */
   DATABASE_READ_URL: z.preprocess(
     (v) => (v === "" ? undefined : v),
     z
@@ -88,6 +89,7 @@ export const redisEnv = {
  * <METRICS_TOKEN>`; unset = the endpoint answers 404. Give Prometheus the same value.
  */
 export const metricsEnv = {
+  /** Bearer token Prometheus sends to GET /metrics (16+ characters); unset = /metrics answers 404. */
   METRICS_TOKEN: z.preprocess(
     (v) => (v === "" ? undefined : v),
     z.string().min(16, "must be at least 16 characters").max(256).optional(),
