@@ -1,4 +1,4 @@
-import { Prisma, type PrismaClient } from "../client.js";
+import type { Prisma, PrismaClient } from "../client.js";
 
 /**
  * Relational queries on nodes (Prisma model Node). Every read and write names the organization, so
@@ -88,8 +88,16 @@ function toNodeRow(r: SelectedNode): NodeRow {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/**
+ * Prisma's unique violation, recognised by its code: Next bundles a copy of the Prisma runtime per route,
+ * so `instanceof Prisma.PrismaClientKnownRequestError` is false there and a taken name became a 500.
+ */
 function isUniqueViolation(error: unknown): boolean {
-  return error instanceof Prisma.PrismaClientKnownRequestError && error.code === "P2002";
+  return (
+    error instanceof Error &&
+    error.name === "PrismaClientKnownRequestError" &&
+    (error as { code?: unknown }).code === "P2002"
+  );
 }
 
 /** The nodes of an organization, by name. */
