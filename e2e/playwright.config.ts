@@ -23,6 +23,8 @@ const chromium = {
 
 export default defineConfig({
   testDir: "specs",
+  // The run's SMTP mailbox (E2E_SMTP_PORT), read by specs through fixtures/mailbox.ts.
+  globalSetup: "./global-setup.ts",
   forbidOnly: Boolean(env.CI),
   retries: env.CI ? 1 : 0,
   timeout: 60_000,
@@ -44,7 +46,7 @@ export default defineConfig({
     },
     {
       name: "ui",
-      testMatch: /(accounts|fleet|directory|advisor|status-alerting|status-pages|status-route-walker)\.spec\.ts$/,
+      testMatch: /(accounts|account-recovery|fleet|directory|advisor|status-alerting|status-pages|status-route-walker)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], launchOptions: chromium },
       fullyParallel: false,
     },

@@ -29,6 +29,11 @@ export E2E_BASE_URL=$APP_BASE_URL
 # Alerting: evaluate every 2 s; deliveries may reach the spec's loopback webhook receiver.
 export ALERT_EVALUATE_INTERVAL_MS=2000
 export NOTIFY_ALLOW_PRIVATE=true
+# Account mail (password reset, verification, invitations) goes to the real SMTP server that
+# Playwright's global setup (e2e/global-setup.ts) starts on this port; specs read it from there.
+export E2E_SMTP_PORT=${E2E_SMTP_PORT:-3125}
+export SMTP_URL="smtp://127.0.0.1:$E2E_SMTP_PORT"
+export SMTP_FROM="RPC Pulse e2e <accounts@e2e.rpcpulse.dev>"
 # Tuning advisor: sweep every 5 s over a 1-minute window, verify applied changes on 1-minute
 # before/after windows (e2e/specs/advisor.spec.ts waits for a whole window of flood first).
 export ADVISOR_INTERVAL_MS=5000

@@ -1,5 +1,6 @@
 import { expect, test } from "@playwright/test";
 import { uniqueSuffix } from "../fixtures/api-account.js";
+import { linkIn, waitForMail } from "../fixtures/mailbox.js";
 
 /** The account journey in a real browser: every step through the UI, server actions and redirects. */
 test("sign up, create an organization, invite, sign out, sign in, see the app shell", async ({ page, browser }) => {
@@ -28,7 +29,7 @@ test("sign up, create an organization, invite, sign out, sign in, see the app sh
   await expect(page.getByRole("heading", { name: "Fleet" })).toBeVisible();
   await expect(page.getByText("No nodes yet")).toBeVisible();
 
-  // Invite a colleague as admin; the link is shown (no mail yet).
+  // Invite a colleague as admin: the invitation is emailed, and the link is also shown to copy.
   await page.getByRole("link", { name: "Settings" }).click();
   await expect(page.getByRole("heading", { name: "Members" })).toBeVisible();
   await page.getByLabel("Email").fill(invitee.email);
@@ -38,6 +39,8 @@ test("sign up, create an organization, invite, sign out, sign in, see the app sh
   await expect(link).toHaveValue(/\/invite\/[A-Za-z0-9_-]+$/);
   const invitationUrl = new URL(await link.inputValue());
   await expect(page.getByRole("cell", { name: invitee.email, exact: true })).toBeVisible();
+  const invitationMail = await waitForMail(invitee.email, new RegExp(`invited to ${org.name}`));
+  expect(linkIn(invitationMail, "/invite/").pathname).toBe(invitationUrl.pathname);
 
   // Sign out.
   await page.getByRole("button", { name: "Sign out" }).click();
@@ -55,6 +58,13 @@ test("sign up, create an organization, invite, sign out, sign in, see the app sh
   await inviteePage.getByLabel("Email").fill(invitee.email);
   await inviteePage.getByLabel("Password").fill(invitee.password);
   await inviteePage.getByRole("button", { name: "Create account" }).click();
+  // Joining needs a confirmed address: the sign-up mail's link confirms it and leads back here.
+  await expect(inviteePage.getByRole("heading", { name: "Confirm your email address first" })).toBeVisible();
+  const verification = linkIn(await waitForMail(invitee.email, /Confirm your email address/), "/verify-email");
+  await inviteePage.goto(`${verification.pathname}${verification.search}`);
+  await inviteePage.getByRole("button", { name: "Confirm my email address" }).click();
+  await expect(inviteePage.getByText("Your email address is confirmed.")).toBeVisible();
+  await inviteePage.getByRole("link", { name: "Continue" }).click();
   await expect(inviteePage.getByRole("heading", { name: `Join ${org.name}` })).toBeVisible();
   await inviteePage.getByRole("button", { name: "Accept invitation" }).click();
   await expect(inviteePage).toHaveURL(new RegExp(`/app/o/${org.slug}$`));
