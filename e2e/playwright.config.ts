@@ -46,7 +46,8 @@ export default defineConfig({
     },
     {
       name: "ui",
-      testMatch: /(accounts|account-recovery|fleet|directory|advisor|status-alerting|status-pages|status-route-walker)\.spec\.ts$/,
+      testMatch:
+        /(accounts|account-recovery|fleet|directory|advisor|status-alerting|status-pages|status-route-walker)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], launchOptions: chromium },
       fullyParallel: false,
     },
