@@ -48,18 +48,42 @@ step "Fresh database $E2E_DB"
 psql -h 127.0.0.1 -U postgres -q -c "DROP DATABASE IF EXISTS $E2E_DB WITH (FORCE)" postgres
 npm run db:migrate --silent
 
-step "Building the web app (next build) and the agent bundle"
+step "Building the production artefacts: web (next build, standalone), worker and ingest bundles, agent"
 npm run build --silent -w @rpcpulse/web
+npm run build --silent -w @rpcpulse/worker
+npm run build --silent -w @rpcpulse/ingest
 npm run build --silent -w @rpcpulse/agent
+# Completed by the web build (scripts/prepare-web-standalone.mjs): static files, public/, Prisma's engine files.
+WEB_STANDALONE=apps/web/.next/standalone/apps/web
 
 trap stop_all EXIT
-step "Starting simnet, ingest, worker and web on :$E2E_PORT"
+# ingest, worker and web run as the images run them: compiled JavaScript with plain node, no tsx
+# (simnet, a test tool, stays on tsx). The standalone server changes into its own folder, so the
+# agent downloads are named explicitly; it binds HOSTNAME ("::" answers IPv4 and IPv6 like next start).
+step "Starting simnet, ingest, worker and web on :$E2E_PORT (production builds, plain node)"
 start_bg e2e-simnet node_modules/.bin/tsx packages/simnet/src/cli.ts --config packages/simnet/demo.json
-start_bg e2e-ingest node_modules/.bin/tsx apps/ingest/src/main.ts
-start_bg e2e-worker node_modules/.bin/tsx apps/worker/src/main.ts
-start_bg e2e-web node_modules/.bin/next start apps/web -p "$E2E_PORT"
+start_bg e2e-ingest node apps/ingest/dist/ingest.mjs
+start_bg e2e-worker node apps/worker/dist/worker.mjs
+start_bg e2e-web env HOSTNAME=:: AGENT_DOWNLOADS_DIR="$PWD/apps/agent/dist" node "$WEB_STANDALONE/server.js"
+WEB_PID=${PIDS[-1]}
 wait_for_url "$APP_BASE_URL/api/health" 90 || { tail -n 50 var/log/e2e-web.log >&2; die "web did not answer on $APP_BASE_URL"; }
 wait_for_url "http://127.0.0.1:$INGEST_PORT/healthz" 60 || { tail -n 50 var/log/e2e-ingest.log >&2; die "ingest did not start"; }
 
 step "Playwright (Chromium)"
 node scripts/run-suites.mjs e2e
+
+# The web server must stop by itself on SIGTERM (docker stop), well within the stop grace period. Next's
+# server closes, then exits 143 (128 + SIGTERM) on purpose; any other code, or no exit, is a failure.
+step "Web production server: SIGTERM ends it cleanly"
+kill -TERM "$WEB_PID"
+# A watchdog SIGKILLs it after 20 s (exit 137, a failure below); the server is this shell's child, so
+# `wait` gets its exit code.
+( sleep 20 && kill -KILL "$WEB_PID" 2>/dev/null ) &
+watchdog=$!
+web_rc=0
+wait "$WEB_PID" || web_rc=$?
+kill "$watchdog" 2>/dev/null || true
+case "$web_rc" in
+  0 | 143) info "web exited $web_rc after SIGTERM" ;;
+  *) tail -n 20 var/log/e2e-web.log >&2; die "the web server exited $web_rc on SIGTERM" ;;
+esac
