@@ -6,6 +6,7 @@ import { twoFactor } from "better-auth/plugins/two-factor";
 import type { Logger } from "@rpcpulse/config";
 import type { PrismaClient } from "@rpcpulse/db";
 import { accessControl, orgRoles } from "./access-control.js";
+import type { ThrottleAdapter } from "./mail-throttle.js";
 import type { AuthMailer } from "./auth-mail.js";
 import { DEMO_EMAIL } from "./demo-constants.js";
 import {
@@ -88,17 +89,19 @@ export function createAuth(options: CreateAuthOptions) {
   const limits = { ...DEFAULT_RATE_LIMITS, ...options.rateLimits };
   const log = options.logger?.child({ component: "auth" });
   const mailer = options.mailer ?? null;
-  const context: { current?: Promise<{ internalAdapter: VerificationStore }> } = {};
+  const context: { current?: Promise<{ internalAdapter: VerificationStore; adapter: ThrottleAdapter }> } = {};
+  const ready = () => {
+    if (!context.current) throw new Error("auth context is not ready");
+    return context.current;
+  };
   const mail = mailer
     ? createEmailFlows({
         mailer,
         origin,
         demoMode: options.demoMode,
         log,
-        store: async () => {
-          if (!context.current) throw new Error("auth context is not ready");
-          return (await context.current).internalAdapter;
-        },
+        store: async () => (await ready()).internalAdapter,
+        adapter: async () => (await ready()).adapter,
       })
     : null;
 

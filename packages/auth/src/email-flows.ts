@@ -8,6 +8,7 @@ import {
   type AuthMailer,
 } from "./auth-mail.js";
 import { DEMO_EMAIL } from "./demo-constants.js";
+import { takeMailAllowance, type ThrottleAdapter } from "./mail-throttle.js";
 
 /** A reset link works once and for one hour. */
 export const RESET_PASSWORD_EXPIRES_IN_SECONDS = 60 * 60;
@@ -35,6 +36,8 @@ export interface EmailFlowDeps {
   log: Logger | undefined;
   /** better-auth's context, resolved lazily (the callbacks are created before the auth instance). */
   store: () => Promise<VerificationStore>;
+  /** better-auth's database adapter (the per-address mail budget lives in rate_limits). */
+  adapter: () => Promise<ThrottleAdapter>;
 }
 
 /** The verification row that makes an email verification link single-use (its identifier is stored hashed). */
@@ -75,6 +78,13 @@ export function createEmailFlows(deps: EmailFlowDeps) {
     sendResetPassword: async ({ user, token }: { user: MailUser; token: string }) => {
       // The demo password is public and unchangeable; nobody may reset it either.
       if (deps.demoMode && user.email === DEMO_EMAIL) return;
+      if (!(await takeMailAllowance(await deps.adapter(), "password-reset", user.id))) {
+        deps.log?.warn(
+          { kind: "password-reset", userId: user.id },
+          "account email skipped: address over its hourly budget",
+        );
+        return;
+      }
       const url = `${deps.origin}/reset-password?token=${encodeURIComponent(token)}`;
       sendInBackground(
         deps,
@@ -88,6 +98,13 @@ export function createEmailFlows(deps: EmailFlowDeps) {
       if (!user.emailVerified) await (await deps.store()).updateUser(user.id, { emailVerified: true });
     },
     sendVerificationEmail: async ({ user, url, token }: { user: MailUser; url: string; token: string }) => {
+      if (!(await takeMailAllowance(await deps.adapter(), "email-verification", user.id))) {
+        deps.log?.warn(
+          { kind: "email-verification", userId: user.id },
+          "account email skipped: address over its hourly budget",
+        );
+        return;
+      }
       const store = await deps.store();
       await store.createVerificationValue({
         identifier: verificationLinkIdentifier(token),

@@ -132,6 +132,22 @@ describe("password reset and email verification through a real SMTP server", () 
     assert.ok(Math.abs(median(known) - median(unknown)) < 100, "no timing oracle of SMTP size");
   });
 
+  test("one address gets at most 3 reset mails an hour, from however many clients", async () => {
+    const email = "flo@example.org";
+    await signUp(h.auth, { name: "Flo", email, password: "flo-password-1" }, browserHeaders());
+    const answers = [];
+    for (let i = 0; i < 5; i += 1) {
+      answers.push((await requestPasswordReset(h.auth, { email }, browserHeaders())).data);
+    }
+    assert.ok(
+      answers.every((a) => JSON.stringify(a) === JSON.stringify(answers[0])),
+      "same answer every time",
+    );
+    await mail.waitFor(email, RESET);
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(await mail.count(email, RESET), 3);
+  });
+
   test("reset requests are rate limited per client", async () => {
     const ip = "203.0.113.77";
     for (let i = 0; i < 3; i += 1) {
