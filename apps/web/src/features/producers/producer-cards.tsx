@@ -165,7 +165,7 @@ export function ProducerCards(props: {
           </div>
           <button type="submit">Watch witness</button>
           {error ? (
-            <p role="alert" className="error small">
+            <p role="alert" className="error small" data-testid="producer-error">
               {error}
             </p>
           ) : null}
