@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { once } from "node:events";
 import os from "node:os";
 import path from "node:path";
@@ -43,5 +43,8 @@ export default async function globalSetup(): Promise<(() => Promise<void>) | und
   });
   server.listen(port, "127.0.0.1");
   await once(server.server, "listening");
-  return () => new Promise<void>((resolve) => server.close(() => resolve()));
+  return async () => {
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    rmSync(dir, { recursive: true, force: true });
+  };
 }
