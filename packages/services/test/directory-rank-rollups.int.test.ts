@@ -142,9 +142,14 @@ describe("directory: ranking from rollups matches the raw ranking", () => {
     assert.ok((lagging?.lag_blocks ?? 0) >= 14, `lagging endpoint's lag ${lagging?.lag_blocks}`);
   });
 
-  test("a resumed pass adds the new probes once: rollup buckets sum to the raw probes", async () => {
+  test("a resumed pass adds new and late-stored probes once: rollup buckets sum to the raw probes", async () => {
     const later = now + 17 * 60_000;
     await store(probes(now, later));
+    // A batch replayed late (3 hours old, inside buckets already rolled up) marks its endpoints dirty.
+    const old = now - 3 * 3_600_000 + 10_000;
+    await store(probes(old, old + 10 * 60_000));
+    const dirty = await db.pool.query("SELECT count(*)::int AS n FROM probe_rank_dirty");
+    assert.equal(dirty.rows[0].n, ids.length);
     await rankDirectory({ pool: db.pool }, { now: new Date(later), roundMs: EVERY });
     const { rows } = await db.pool.query<{ rolled: string; raw: string; until: Date }>(
       `WITH w AS (SELECT max(bucket) + interval '5 minutes' AS until FROM probe_rank_5m)
@@ -161,5 +166,7 @@ describe("directory: ranking from rollups matches the raw ranking", () => {
       [ids[3]],
     );
     assert.ok(Number(errs.rows[0]!.http) > 0, "failed probes counted by error class");
+    const cleared = await db.pool.query("SELECT count(*)::int AS n FROM probe_rank_dirty");
+    assert.equal(cleared.rows[0].n, 0, "the pass cleared the marks it handled");
   });
 });

@@ -125,3 +125,11 @@ CREATE INDEX probe_rank_5m_bucket_idx ON probe_rank_5m (bucket);
 
 -- Hourly buckets, summed from the 5-minute ones once an hour has closed: the 24 h and 7 d windows; kept 35 days.
 CREATE TABLE probe_rank_1h (LIKE probe_rank_5m INCLUDING ALL);
+
+-- Probes stored late (an agent's spooled batch replayed, a backfill): insertProbeResults records, per
+-- endpoint, the oldest such probe time here in the same statement; the ranking job's next rollup pass
+-- re-measures from there and clears the mark, so a late probe reaches the rollups once.
+CREATE TABLE probe_rank_dirty (
+    endpoint_id uuid PRIMARY KEY,
+    since timestamptz NOT NULL
+);

@@ -93,7 +93,10 @@ const UPSERT_CHUNK = 4_000;
 
 /** Insert or replace 5-minute buckets (the ranking job rewrites its recent buckets every run). */
 export async function upsertProbeRank5m(sql: SqlClient, rows: readonly ProbeRankBucket[]): Promise<number> {
-  const parsed = z.array(ProbeRankBucket).parse(rows);
+  // Thousands of rows of 97 numbers per run: check the shape of the first and the counts of all
+  // (every value must be a non-negative integer), not a schema pass per row.
+  if (rows[0]) ProbeRankBucket.parse(rows[0]);
+  const parsed = rows;
   const casts = ALL_COLS.map(
     (c, i) => `$${i + 4}::${(SUM_COLS as readonly string[]).includes(c) ? "float8" : "int4"}[]`,
   );
@@ -101,14 +104,27 @@ export async function upsertProbeRank5m(sql: SqlClient, rows: readonly ProbeRank
      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], ${casts.join(", ")})
      ON CONFLICT (endpoint_id, vantage_point_id, bucket) DO UPDATE SET
        ${ALL_COLS.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}`;
+  const values = parsed.map(columnValues);
+  values.forEach((v, i) => {
+    if (parsed[i]!.ttfb.length !== RANK_TTFB_BUCKETS || parsed[i]!.lag.length !== RANK_LAG_BUCKETS) {
+      throw new Error("probe_rank_5m: histogram of the wrong length");
+    }
+    for (let c = 0; c < v.length; c++) {
+      const x = v[c] as number;
+      const integer = c < COUNT_COLS.length || c >= COUNT_COLS.length + SUM_COLS.length;
+      if (!(x >= 0) || !Number.isFinite(x) || (integer && !Number.isInteger(x))) {
+        throw new Error(`probe_rank_5m: bad ${ALL_COLS[c]} ${x}`);
+      }
+    }
+  });
   for (let i = 0; i < parsed.length; i += UPSERT_CHUNK) {
     const chunk = parsed.slice(i, i + UPSERT_CHUNK);
-    const values = chunk.map(columnValues);
+    const part = values.slice(i, i + UPSERT_CHUNK);
     await sql.query(text, [
       chunk.map((r) => r.endpointId),
       chunk.map((r) => r.vantagePointId),
       chunk.map((r) => r.bucket),
-      ...ALL_COLS.map((_, c) => values.map((v) => v[c])),
+      ...ALL_COLS.map((_, c) => part.map((v) => v[c])),
     ]);
   }
   return parsed.length;
@@ -212,6 +228,35 @@ export async function sumProbeRankWindow(
       lag: r.counts.slice(lagAt, lagAt + RANK_LAG_BUCKETS),
     };
   });
+}
+
+/** Oldest late-stored probe per endpoint (probe_rank_dirty), to re-measure from. */
+export async function listProbeRankDirty(
+  sql: SqlClient,
+  endpointIds: readonly string[],
+): Promise<Array<{ endpointId: string; since: Date }>> {
+  if (endpointIds.length === 0) return [];
+  const { rows } = await sql.query(
+    `SELECT endpoint_id, since FROM probe_rank_dirty WHERE endpoint_id = ANY($1::uuid[])`,
+    [[...endpointIds]],
+  );
+  return z
+    .array(z.object({ endpoint_id: z.string(), since: z.date() }))
+    .parse(rows)
+    .map((r) => ({ endpointId: r.endpoint_id, since: r.since }));
+}
+
+/** Clear the marks that were read (a mark moved earlier meanwhile stays for the next pass). */
+export async function clearProbeRankDirty(
+  sql: SqlClient,
+  marks: ReadonlyArray<{ endpointId: string; since: Date }>,
+): Promise<void> {
+  if (marks.length === 0) return;
+  await sql.query(
+    `DELETE FROM probe_rank_dirty d USING unnest($1::uuid[], $2::timestamptz[]) AS m(endpoint_id, since)
+     WHERE d.endpoint_id = m.endpoint_id AND d.since >= m.since`,
+    [marks.map((m) => m.endpointId), marks.map((m) => m.since)],
+  );
 }
 
 /**

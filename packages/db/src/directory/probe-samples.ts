@@ -38,6 +38,37 @@ export const ProbeSampleRow = z
   }));
 export type ProbeSampleRow = z.output<typeof ProbeSampleRow>;
 
+const numOrNull = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
+
+/**
+ * ProbeSampleRow from a row of the query below without a schema pass per row (the ranking reads
+ * hundreds of thousands): the columns' SQL types fix the shapes; a row that does not fit still goes
+ * through the schema, which throws.
+ */
+function toProbeSampleRow(raw: unknown): ProbeSampleRow {
+  const r = raw as Record<string, unknown>;
+  if (!(r.time instanceof Date) || typeof r.ok !== "boolean" || typeof r.endpoint_id !== "string") {
+    return ProbeSampleRow.parse(raw);
+  }
+  const kind = r.vantage_kind;
+  if (kind !== "server" && kind !== "agent") return ProbeSampleRow.parse(raw);
+  return {
+    time: r.time,
+    endpointId: r.endpoint_id,
+    region: String(r.region),
+    vantagePointId: String(r.vantage_point_id),
+    vantageKind: kind,
+    vantageOrganizationId: (r.vantage_organization_id as string | null) ?? null,
+    ok: r.ok,
+    httpStatus: numOrNull(r.http_status),
+    errorClass: (r.error_class as string | null) ?? null,
+    rateLimited: r.rate_limited === true,
+    ttfbMs: numOrNull(r.ttfb_ms),
+    headBlock: numOrNull(r.head_block),
+    headTime: r.head_time instanceof Date ? r.head_time : r.head_time == null ? null : new Date(String(r.head_time)),
+  };
+}
+
 /**
  * Organization an agent vantage point probes for: its node's, else the one its name carries
  * (agent:<org>:<node>:<region>, written by the ingest from the token); null for server vantage points.
@@ -63,7 +94,7 @@ export async function listProbeSamples(
      ORDER BY p.time`,
     [[...params.endpointIds], params.since, params.until],
   );
-  return rows.map((r) => ProbeSampleRow.parse(r));
+  return rows.map(toProbeSampleRow);
 }
 
 /**

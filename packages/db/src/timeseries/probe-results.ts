@@ -65,6 +65,12 @@ const FIELDS = [
   "errorMessage",
 ] as const satisfies readonly (keyof ProbeResult)[];
 
+/**
+ * A probe older than this when stored is late for the ranking rollups (their pass rewrites the last
+ * 5 minutes anyway): it marks its endpoint in probe_rank_dirty (migration 0019).
+ */
+const LATE_PROBE_SECONDS = 240;
+
 const INSERT_SQL = `
 WITH inserted AS (
   INSERT INTO probe_results (time, endpoint_id, vantage_point_id, head_time, head_block, finalized_block,
@@ -74,7 +80,13 @@ WITH inserted AS (
     $7::int4[], $8::float4[], $9::float4[], $10::float4[], $11::float4[], $12::float4[], $13::int2[],
     $14::bool[], $15::bool[], $16::text[], $17::text[])
   ON CONFLICT (endpoint_id, vantage_point_id, time) DO NOTHING
-  RETURNING 1
+  RETURNING endpoint_id, time
+),
+late AS (
+  INSERT INTO probe_rank_dirty (endpoint_id, since)
+  SELECT endpoint_id, min(time) FROM inserted WHERE time < now() - interval '${LATE_PROBE_SECONDS} seconds'
+  GROUP BY endpoint_id
+  ON CONFLICT (endpoint_id) DO UPDATE SET since = least(probe_rank_dirty.since, EXCLUDED.since)
 )
 SELECT count(*)::integer AS inserted FROM inserted`;
 

@@ -98,40 +98,36 @@ async function windowSources(
 ): Promise<VantageSummary[]> {
   const parts = windowParts(window, now, watermark);
   const sums = await sumProbeRankWindow(pool, { endpointIds: ids, ...parts });
-  const sources = new Map<string, VantageSummary>();
+  const sources = new Map<string, Map<string, VantageSummary>>();
+  const sourceOf = (
+    endpointId: string,
+    vantagePointId: string,
+    init: () => Omit<VantageSummary, "endpointId" | "vantagePointId">,
+  ): VantageSummary => {
+    let byVp = sources.get(endpointId);
+    if (!byVp) sources.set(endpointId, (byVp = new Map()));
+    let src = byVp.get(vantagePointId);
+    if (!src) byVp.set(vantagePointId, (src = { endpointId, vantagePointId, ...init() }));
+    return src;
+  };
   for (const r of sums) {
     const { endpointId, vantagePointId, region, kind, organizationId, ...summary } = r;
-    sources.set(`${endpointId}|${vantagePointId}`, {
-      endpointId,
-      vantagePointId,
-      region,
-      kind,
-      organizationId,
-      summary,
-      recent: [],
-    });
+    sourceOf(endpointId, vantagePointId, () => ({ region, kind, organizationId, summary, recent: [] }));
   }
   for (const p of recent) {
     const at = p.sample.at;
     if (at <= parts.start || at > now) continue;
-    const key = `${p.endpointId}|${p.vantagePointId}`;
-    let src = sources.get(key);
-    if (!src) {
-      src = {
-        endpointId: p.endpointId,
-        vantagePointId: p.vantagePointId,
-        region: p.region,
-        kind: p.kind,
-        organizationId: p.organizationId,
-        summary: emptySummary(),
-        recent: [],
-      };
-      sources.set(key, src);
-    }
+    const src = sourceOf(p.endpointId, p.vantagePointId, () => ({
+      region: p.region,
+      kind: p.kind,
+      organizationId: p.organizationId,
+      summary: emptySummary(),
+      recent: [],
+    }));
     (src.recent as MeasuredProbe["sample"][]).push(p.sample);
     if (at >= watermark) addSample(src.summary, p.sample, p.flags);
   }
-  return [...sources.values()];
+  return [...sources.values()].flatMap((m) => [...m.values()]);
 }
 
 function totalOf(byRegion: ReadonlyMap<string, ProbeSummary> | undefined): ProbeSummary {
@@ -187,8 +183,12 @@ export async function rankDirectory(
 
     const uptime = new Map<string, { uptime: Uptime; lagging: Uptime }>();
     const serverRecent = new Map<string, MeasuredProbe["sample"][]>();
-    for (const p of pass.recent)
-      if (p.kind === "server") serverRecent.set(p.endpointId, [...(serverRecent.get(p.endpointId) ?? []), p.sample]);
+    for (const p of pass.recent) {
+      if (p.kind !== "server") continue;
+      const list = serverRecent.get(p.endpointId);
+      if (list) list.push(p.sample);
+      else serverRecent.set(p.endpointId, [p.sample]);
+    }
     const freshFrom = floorTo(now - ROLLUP_REWRITE_MS, FIVE_MIN_MS);
     await upsertEndpointFreshnessMinutes(
       deps.pool,

@@ -1,5 +1,7 @@
 import {
+  clearProbeRankDirty,
   getProbeRankWatermark,
+  listProbeRankDirty,
   listProbeSamples,
   rollProbeRankHours,
   upsertProbeRank5m,
@@ -21,10 +23,13 @@ import { loadDecisions } from "./rank-shared.js";
 
 export const FIVE_MIN_MS = 300_000;
 export const HOUR_MS = 3_600_000;
-/** Every run re-measures the 5-minute buckets of this recent span (late agent batches, later decisions). */
-export const ROLLUP_REWRITE_MS = 20 * 60_000;
+/**
+ * Every run re-measures the 5-minute buckets of this recent span, besides those since the watermark (a
+ * late agent batch or a later decision inside it still counts; older late probes stay raw only).
+ */
+export const ROLLUP_REWRITE_MS = 5 * 60_000;
 /** Probes read before a span so freshness (stuck heads), regressions and round consensus see their past. */
-export const ROLLUP_CONTEXT_MS = 10 * 60_000;
+export const ROLLUP_CONTEXT_MS = 5 * 60_000;
 /** A bucket is written once it ended this long ago (probes of a round still being stored). */
 export const ROLLUP_SETTLE_MS = 60_000;
 /** Longest span measured at once (backfill after a pause). */
@@ -132,7 +137,11 @@ export async function rollUpRankProbes(
   const watermark = floorTo(now - ROLLUP_SETTLE_MS, FIVE_MIN_MS);
   const resume = (await getProbeRankWatermark(pool, input.endpointIds))?.getTime() ?? null;
   const rewrite = floorTo(now - ROLLUP_REWRITE_MS, FIVE_MIN_MS);
-  const start = Math.min(watermark, resume === null ? floorTo(now - BACKFILL_MS, HOUR_MS) : Math.min(rewrite, resume));
+  const dirty = await listProbeRankDirty(pool, input.endpointIds);
+  const backfill = floorTo(now - BACKFILL_MS, HOUR_MS);
+  const oldest = dirty.reduce((m, d) => Math.min(m, d.since.getTime()), Infinity);
+  const late = Number.isFinite(oldest) ? Math.max(backfill, floorTo(oldest, FIVE_MIN_MS)) : Infinity;
+  const start = Math.min(watermark, resume === null ? backfill : Math.min(rewrite, resume, late));
   const decisions = toStoredDecisions(
     input.networkId
       ? await loadDecisions(pool, input.networkId, start - ROLLUP_CONTEXT_MS - SCORING.lag.decisionMaxDistanceMs)
@@ -164,10 +173,12 @@ export async function rollUpRankProbes(
       from: new Date(floorTo(from, HOUR_MS)),
       to: new Date(floorTo(to, HOUR_MS)),
     });
+
     if (last) {
       recent = measured;
       break;
     }
   }
+  await clearProbeRankDirty(pool, dirty);
   return { watermark, recent, buckets, hours };
 }
