@@ -155,6 +155,7 @@ export async function rankDirectory(
   for (const e of endpoints) byNetwork.set(e.network, [...(byNetwork.get(e.network) ?? []), e]);
 
   let snapshots = 0;
+  const timings = { rollupMs: 0, windowsMs: 0, scoreMs: 0 };
   const statusChanges: Array<{ id: string; status: EndpointStatusValue }> = [];
   for (const [network, list] of byNetwork) {
     const ids = list.map((e) => e.id);
@@ -171,6 +172,7 @@ export async function rankDirectory(
     ]);
     const claimants = new Map(ids.map((id) => [id, facts.get(id)?.claimantOrganizationId ?? null]));
     const networkId = facts.get(ids[0] ?? "")?.networkId;
+    let mark = performance.now();
     const pass = await rollUpRankProbes(deps.pool, {
       endpointIds: ids,
       networkId,
@@ -195,11 +197,15 @@ export async function rankDirectory(
       ids.flatMap((id) => freshnessMinutes(id, serverRecent.get(id) ?? [], limits, blockIntervalMs, freshFrom)),
     );
 
+    timings.rollupMs += performance.now() - mark;
+    mark = performance.now();
     const viewsOf = new Map<ScoreWindow, SummaryView[]>();
     for (const window of RANK_WINDOWS) {
       const sources = await windowSources(deps.pool, ids, window, now, pass.watermark, pass.recent);
       viewsOf.set(window, buildSummaryViews(sources, { blockIntervalMs, claimants, overallRegion: ALL_REGIONS }));
     }
+    timings.windowsMs += performance.now() - mark;
+    mark = performance.now();
     for (const id of ids) {
       const [h24, d7] = (["24h", "7d"] as const).map((w) => totalOf(viewsOf.get(w)?.[0]?.summaries.get(id)));
       const share = (t: ProbeSummary | undefined, n: (t: ProbeSummary) => number) =>
@@ -247,6 +253,7 @@ export async function rankDirectory(
         snapshots++;
       }
     }
+    timings.scoreMs += performance.now() - mark;
     for (const e of list) {
       const recent = (serverRecent.get(e.id) ?? []).sort((a, b) => a.at - b.at);
       const next = nextListingStatus(e.status, recent);
@@ -259,5 +266,5 @@ export async function rankDirectory(
     hourBefore: new Date(now - HOUR_RETENTION_MS),
   });
   const changed = await setEndpointStatuses(deps.pool, statusChanges);
-  return { networks: byNetwork.size, snapshots, endpoints: endpoints.length, statusChanges: changed };
+  return { networks: byNetwork.size, snapshots, endpoints: endpoints.length, statusChanges: changed, timings };
 }

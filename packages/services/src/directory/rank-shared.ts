@@ -38,6 +38,8 @@ export interface RankDirectoryReport {
   snapshots: number;
   endpoints: number;
   statusChanges: number;
+  /** Where the time went, ms summed over networks (rollup ranking only): rollup pass, window sums, scoring and snapshots. */
+  timings?: { rollupMs: number; windowsMs: number; scoreMs: number };
 }
 
 export function asReport(value: Record<string, unknown> | undefined): CapabilityReport | null {
