@@ -13,6 +13,7 @@
  * job per shard and sweep and times until all of them completed.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { readdirSync, readFileSync } from "node:fs";
 import { once } from "node:events";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -108,6 +109,30 @@ async function cloneOf(serverUrl: string, template: string): Promise<{ url: stri
   };
 }
 
+/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat (clock ticks of 10 ms). */
+function cpuSecondsOf(pid: number): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return (Number(fields[11]) + Number(fields[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/** CPU seconds of every postgres process on the machine (the bench database's server and its backends). */
+function postgresCpuSeconds(): number {
+  let total = 0;
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") total += cpuSecondsOf(Number(entry));
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return total;
+}
+
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
@@ -116,7 +141,15 @@ async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: n
   }
 }
 
-async function run(url: string, workers: number): Promise<{ seconds: number; alertStates: number; cursors: number }> {
+interface RunResult {
+  seconds: number;
+  alertStates: number;
+  cursors: number;
+  workerCpu: number;
+  postgresCpu: number;
+}
+
+async function run(url: string, workers: number): Promise<RunResult> {
   const prefix = uniquePrefix();
   const redis = createRedisConnection(SHARED_REDIS_URL, { role: "worker" });
   const target: QueueTarget = { connection: redis, prefix };
@@ -156,6 +189,8 @@ async function run(url: string, workers: number): Promise<{ seconds: number; ale
       120_000,
     );
     const started = performance.now();
+    const workerCpuBefore = children.reduce((n, c) => n + cpuSecondsOf(c.pid ?? 0), 0);
+    const postgresCpuBefore = postgresCpuSeconds();
     for (let index = 0; index < SHARDS; index++) {
       const shard = SHARDS > 1 ? { shard: { index, count: SHARDS } } : {};
       await getQueue("alerts", target).add("alerts-evaluate", { task: "evaluate", ...shard });
@@ -171,9 +206,12 @@ async function run(url: string, workers: number): Promise<{ seconds: number; ale
     };
     await waitFor("every shard job", done, 3_600_000);
     const seconds = (performance.now() - started) / 1000;
+    const workerCpu = children.reduce((n, c) => n + cpuSecondsOf(c.pid ?? 0), 0) - workerCpuBefore;
+    // Every postgres process on the machine: other users of the shared server count too (noted in the output).
+    const postgresCpu = postgresCpuSeconds() - postgresCpuBefore;
     const alertStates = Number((await pool.query("SELECT count(*) AS n FROM alert_states")).rows[0].n);
     const cursors = Number((await pool.query("SELECT count(*) AS n FROM advisor_node_cursors")).rows[0].n);
-    return { seconds, alertStates, cursors };
+    return { seconds, alertStates, cursors, workerCpu, postgresCpu };
   } finally {
     for (const child of children) {
       if (child.exitCode === null) {
@@ -203,7 +241,9 @@ async function main(): Promise<void> {
         const r = await run(copy.url, workers);
         results.push({ workers, seconds: r.seconds });
         console.log(
-          `${workers} worker process(es): ${r.seconds.toFixed(1)} s (${r.alertStates} alert states, ${r.cursors} nodes evaluated)`,
+          `${workers} worker process(es): ${r.seconds.toFixed(1)} s (${r.alertStates} alert states, ${r.cursors} nodes evaluated); ` +
+            `CPU: workers ${r.workerCpu.toFixed(1)} s, postgres (all processes on the machine) ${r.postgresCpu.toFixed(1)} s; ` +
+            `load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`,
         );
         if (r.alertStates !== NODES || r.cursors !== NODES) throw new Error("a sweep did not cover every node once");
       } finally {
