@@ -135,7 +135,7 @@ describe("password reset and email verification through a real SMTP server", () 
   test("one address gets at most 3 reset mails an hour, from however many clients", async () => {
     const email = "flo@example.org";
     await signUp(h.auth, { name: "Flo", email, password: "flo-password-1" }, browserHeaders());
-    const answers = [];
+    const answers: unknown[] = [];
     for (let i = 0; i < 5; i += 1) {
       answers.push((await requestPasswordReset(h.auth, { email }, browserHeaders())).data);
     }
