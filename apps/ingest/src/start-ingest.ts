@@ -141,7 +141,7 @@ export async function startIngest(env: IngestEnv, log: Logger): Promise<RunningI
     return { redisOk, postgresOk };
   };
 
-  const metrics = createPlatformMetrics("ingest");
+  const metrics = createPlatformMetrics("ingest", { perProcess: true });
   metrics.watchQueues(target, ["ingest"]);
   metrics.watchCache("agent_tokens", () => ({
     hits: verifier.stats.verifications - verifier.stats.lookups,

@@ -34,9 +34,11 @@ export interface PlatformMetrics {
   render(): Promise<{ contentType: string; body: string }>;
 }
 
-export function createPlatformMetrics(app: MetricsApp): PlatformMetrics {
+export function createPlatformMetrics(app: MetricsApp, options: { perProcess?: boolean } = {}): PlatformMetrics {
   const registry = new Registry();
-  registry.setDefaultLabels({ app });
+  // perProcess: several processes answer on one port (ingest's node:cluster workers); a scrape reaches
+  // one of them, so each keeps its own series (label pid) instead of one series jumping between them.
+  registry.setDefaultLabels(options.perProcess ? { app, pid: String(process.pid) } : { app });
   collectDefaultMetrics({ register: registry, prefix: "rpcpulse_" });
 
   const requests = new Counter({
