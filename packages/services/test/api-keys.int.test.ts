@@ -31,7 +31,7 @@ async function rejectsWith(promise: Promise<unknown>, code: string) {
 describe("organization API keys (real PostgreSQL + Redis)", () => {
   let db: TestDatabase;
   const redis = createRedisConnection(SHARED_REDIS_URL, { role: "producer", connectionName: "api-keys-test" });
-  const prefix = uniquePrefix("apikeys");
+  const prefix = uniquePrefix();
   let auth: ApiKeyAuthDeps;
   before(async () => {
     db = await createTestDatabase();
