@@ -19,6 +19,7 @@
  *    per window and view are compared (Kendall tau, and pairs more than one score point apart).
  */
 import { parseArgs } from "node:util";
+import { refreshRollups } from "../packages/db/src/index.js";
 import { createTestDatabase } from "../packages/db/src/testing.js";
 import { rankDirectory, rankDirectoryFromRaw } from "../packages/services/src/index.js";
 
@@ -172,6 +173,8 @@ async function main(): Promise<void> {
           [net, start, now, REGIONS],
         );
       }
+      // The worker's 1-minute/1-hour probe rollups (30-day availability reads them), as in production.
+      await refreshRollups(sql, { from: start, to: now }, new Date(now.getTime() - 5 * 60_000));
       await sql.query("ANALYZE");
     });
     const probes = (await sql.query<{ n: string }>("SELECT count(*) AS n FROM probe_results")).rows[0]!.n;
