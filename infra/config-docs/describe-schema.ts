@@ -56,7 +56,7 @@ function describeType(base: Schema): string {
     case "enum": {
       const values = Object.values(def.entries ?? {});
       if (values.length === 4 && ["true", "false", "1", "0"].every((v) => values.includes(v))) return "boolean";
-      return values.map((v) => `\`${v}\``).join(" \\| ");
+      return values.map((v) => `\`${v}\``).join(" | ");
     }
     case "number": {
       const integer = base.format === "safeint" || base.format === "int32";

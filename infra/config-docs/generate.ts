@@ -67,7 +67,8 @@ export function collectServerRows(): Row[] {
       row.description ??= description;
     }
   }
-  return [...rows.values()].sort((a, b) => a.name.localeCompare(b.name));
+  // Code-point order: the same on every machine, whatever its locale or ICU data.
+  return [...rows.values()].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
 }
 
 const cell = (text: string) => text.replace(/\|/g, "\\|").replace(/\n/g, " ");
@@ -126,7 +127,7 @@ function renderMarkdown(rows: Row[]): string {
     "| --- | --- | --- |",
   );
   const fieldOf = new Map(Object.entries(ENV_NAMES).map(([field, env]) => [env as string, field]));
-  for (const [name, schema] of Object.entries(agentEnvSchema.shape).sort(([a], [b]) => a.localeCompare(b))) {
+  for (const [name, schema] of Object.entries(agentEnvSchema.shape).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
     const info = describeVariable(schema as z.ZodType);
     const field = fieldOf.get(name);
     lines.push(`| \`${name}\` | ${field ? `\`${field}\`` : "–"} | ${cell(info.type)} |`);

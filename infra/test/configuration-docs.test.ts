@@ -80,5 +80,5 @@ test("types, defaults and requiredness are read through defaults, optionals, pre
   });
   assert.equal(describeVariable(z.url()).required, true);
   assert.equal(describeVariable(z.url()).type, "URL");
-  assert.equal(describeVariable(z.enum(["auto", "plain"]).default("auto")).type, "`auto` \\| `plain`");
+  assert.equal(describeVariable(z.enum(["auto", "plain"]).default("auto")).type, "`auto` | `plain`");
 });
