@@ -41,7 +41,7 @@ export default defineConfig({
   projects: [
     {
       name: "api",
-      testMatch: /(health|tenant-isolation)\.spec\.ts$/,
+      testMatch: /(health|tenant-isolation|org-api-key-walker|org-api-keys)\.spec\.ts$/,
       fullyParallel: true,
     },
     {
