@@ -198,8 +198,11 @@ async function main(): Promise<void> {
     for (let i = 0; i < ROUNDS; i++) {
       const t = await timed(() => rankDirectory({ pool: sql }, { now }));
       rounds.push(t.ms);
+      const w = t.value.timings;
+      const sec = (ms = 0) => (ms / 1000).toFixed(2);
       console.log(
-        `round ${i + 1}: ${(t.ms / 1000).toFixed(2)} s (${t.value.snapshots} snapshots, ${t.value.endpoints} endpoints)`,
+        `round ${i + 1}: ${sec(t.ms)} s (${t.value.snapshots} snapshots, ${t.value.endpoints} endpoints): ` +
+          `rollup pass ${sec(w?.rollupMs)} s, window sums ${sec(w?.windowsMs)} s, scoring + snapshots ${sec(w?.scoreMs)} s`,
       );
     }
 
