@@ -1,4 +1,5 @@
 import "server-only";
+import { cache } from "react";
 import { isAppError } from "@rpcpulse/config";
 import { getPublicStatusPage, type PublicStatusPage } from "@rpcpulse/services";
 import { getRuntime } from "../../server/runtime.js";
@@ -12,15 +13,15 @@ export function pageUrlFor(param: string, snapshot: PublicStatusPage): string {
   return `${getRuntime().env.APP_BASE_URL.replace(/\/$/, "")}/status/${snapshot.page.slug}`;
 }
 
-/** The snapshot for a route's [slug] param, or null when there is no such public page. */
-export async function loadSnapshot(param: string): Promise<PublicStatusPage | null> {
+/** A published page's snapshot, or null; one read per render (the layout, metadata and page share it). */
+export const loadSnapshot = cache(async (param: string): Promise<PublicStatusPage | null> => {
   try {
     return await getPublicStatusPage(getStatusPublicReadDeps(), lookupFromParam(param));
   } catch (error) {
     if (isAppError(error) && error.code === "NOT_FOUND") return null;
     throw error;
   }
-}
+});
 
 const PUBLIC_CACHE = "public, max-age=30, stale-while-revalidate=60";
 

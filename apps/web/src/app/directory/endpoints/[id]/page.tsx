@@ -1,8 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { notFound } from "next/navigation";
-import { isAppError } from "@rpcpulse/config";
-import { getEndpointDetail, getEndpointDiagnostics, getEndpointHistory, HistoryRange } from "@rpcpulse/services";
+import { getEndpointDiagnostics, getEndpointHistory, HistoryRange } from "@rpcpulse/services";
 import { BadgeEmbeds } from "../../../../features/directory/badge-embeds.js";
 import { uptime24h } from "../../../../features/directory/badge-facts.js";
 import { CapabilityTable } from "../../../../features/directory/capability-table.js";
@@ -13,6 +11,7 @@ import { formatBlocks, formatLatency, formatScore, formatUptime } from "../../..
 import { StatusMark, VerifiedMark } from "../../../../features/directory/status-mark.js";
 import type { DirectoryStatus } from "../../../../features/directory/view-model.js";
 import { WindowTable } from "../../../../features/directory/window-table.js";
+import { loadEndpointDetail } from "../../../../features/directory/load-endpoint-detail.js";
 import { getRuntime } from "../../../../server/runtime.js";
 import { Time } from "../../../../components/time.js";
 
@@ -23,18 +22,9 @@ type Props = {
   searchParams: Promise<Record<string, string | string[] | undefined>>;
 };
 
-async function loadDetail(id: string) {
-  try {
-    return await getEndpointDetail({ sql: getRuntime().reads.sql }, { endpointId: id });
-  } catch (error) {
-    if (isAppError(error) && error.code === "NOT_FOUND") notFound();
-    throw error;
-  }
-}
-
 export async function generateMetadata(props: Props): Promise<Metadata> {
   const { id } = await props.params;
-  const detail = await loadDetail(id);
+  const detail = await loadEndpointDetail(id);
   return {
     title: `${detail.name} (${detail.network})`,
     description: `Availability, latency and capabilities of ${detail.url}.`,
@@ -46,7 +36,7 @@ export default async function EndpointPage(props: Props) {
   const raw = (await props.searchParams).range;
   const range = HistoryRange.catch("24h").parse(Array.isArray(raw) ? raw[0] : raw);
   const { sql, env } = getRuntime();
-  const detail = await loadDetail(id);
+  const detail = await loadEndpointDetail(id);
   const [history, diagnostics] = await Promise.all([
     getEndpointHistory({ sql }, { endpointId: detail.id, range }),
     getEndpointDiagnostics({ sql }, { endpointId: detail.id, range }),

@@ -1,6 +1,0 @@
-import { PageSkeleton } from "../../components/page-skeleton.js";
-
-/** Shown while the server renders this page (it waits on the database). */
-export default function Loading() {
-  return <PageSkeleton label="your organizations" shell="app" rows={4} />;
-}

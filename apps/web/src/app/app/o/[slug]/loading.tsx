@@ -1,6 +1,0 @@
-import { PageSkeleton } from "../../../../components/page-skeleton.js";
-
-/** Shown while the server renders this page (it waits on the database). */
-export default function Loading() {
-  return <PageSkeleton label="the fleet" shell="app" tiles={4} rows={10} />;
-}
