@@ -237,12 +237,15 @@ test.describe("status pages", () => {
     const mw = page.getByTestId("admin-maintenance");
     await mw.getByText("Edit", { exact: true }).click();
     await mw.getByLabel("Title").fill("Upgrade to 1.28");
-    await mw.getByLabel("Ends (UTC)").fill(new Date(Date.now() + 26 * hour).toISOString().slice(0, 16));
+    // The form's times are wall-clock times in the zone picked beside them; the ISO values below are UTC.
+    await mw.getByLabel("Time zone").selectOption("UTC");
+    await mw.getByLabel("Ends", { exact: true }).fill(new Date(Date.now() + 26 * hour).toISOString().slice(0, 16));
     await mw.getByLabel("Details (Markdown)").fill("Rolling **restart**.");
     await mw.getByRole("button", { name: "Save maintenance" }).click();
     await expect(mw).toContainText("Upgrade to 1.28");
     // A window ending before it starts is refused with the reason, and nothing changes.
-    await mw.getByLabel("Ends (UTC)").fill(new Date(Date.now()).toISOString().slice(0, 16));
+    await mw.getByLabel("Time zone").selectOption("UTC");
+    await mw.getByLabel("Ends", { exact: true }).fill(new Date(Date.now()).toISOString().slice(0, 16));
     await mw.getByRole("button", { name: "Save maintenance" }).click();
     await expect(mw.getByRole("alert").first()).toContainText("The end must be after the start.");
 
