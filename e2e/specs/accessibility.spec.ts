@@ -1,5 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, type Browser, type Page } from "@playwright/test";
+import { test } from "../fixtures/streaming.js";
 import { createShowcase, waitForFleet, type Showcase } from "../fixtures/showcase.js";
 
 /**

@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { expect, test, type APIRequestContext } from "@playwright/test";
+import { expect, type APIRequestContext } from "@playwright/test";
 import { createSqlPool, type SqlPool } from "@rpcpulse/db";
 import { seedDemoDirectory } from "@rpcpulse/services";
 import { createApiAccount, uniqueSuffix, type ApiAccount } from "../fixtures/api-account.js";
+import { settleStreaming, test } from "../fixtures/streaming.js";
 
 /**
  * The public directory with real data: the simnet demo nodes are listed through the directory
@@ -57,8 +58,10 @@ test.describe("public directory", () => {
   }) => {
     const api = await rankedHive(request);
     await page.goto("/directory");
+    await settleStreaming(page);
     await page.getByTestId("chain-hive").click();
     await expect(page).toHaveURL(/\/directory\/hive$/);
+    await settleStreaming(page);
     await expect(page.getByRole("heading", { level: 1 })).toContainText("Hive");
 
     const rows = page.getByTestId("ranked-table").locator("tbody tr");
@@ -73,8 +76,10 @@ test.describe("public directory", () => {
 
     // The JSON API link carries the same query.
     await page.goto("/directory/hive?min=101&window=1h");
+    await settleStreaming(page);
     await expect(page.getByTestId("json-api-link")).toHaveAttribute("href", "/api/v1/chains/hive/endpoints?window=1h");
     await page.goto("/directory/hive?min=100");
+    await settleStreaming(page);
     const strict = await rankedHive(request, "?minScore=100");
     if (strict.length === 0) await expect(page.getByText("No endpoints match these filters")).toBeVisible();
     else await expect(page.getByTestId("ranked-table").locator("tbody tr")).toHaveCount(strict.length);
@@ -97,8 +102,10 @@ test.describe("public directory", () => {
       )
       .toBeGreaterThanOrEqual(2);
     await page.goto("/directory/hive");
+    await settleStreaming(page);
     await page.getByRole("link", { name: hive.name }).click();
     await expect(page).toHaveURL(new RegExp(`/directory/endpoints/${hive.id}$`));
+    await settleStreaming(page);
     await expect(page.getByRole("heading", { level: 1 })).toHaveText(hive.name);
     await expect(page.getByTestId("endpoint-url")).toHaveText(HIVE_API);
     await expect(page.getByRole("heading", { name: "History" })).toBeVisible();
@@ -107,6 +114,7 @@ test.describe("public directory", () => {
       .getByRole("link", { name: "1h", exact: true })
       .click();
     await expect(page).toHaveURL(/\?range=1h$/);
+    await settleStreaming(page);
     // Two probes exist in the last hour, so the latency chart is drawn, not the empty state.
     await expect(page.getByRole("img", { name: /Latency/ })).toBeVisible();
     await expect(page.getByTestId("window-table")).toContainText("all");
@@ -130,18 +138,21 @@ test.describe("public directory", () => {
       .poll(
         async () => {
           await page.goto("/directory");
+          await settleStreaming(page);
           return (await page.getByTestId("head-polkadot").textContent()) ?? "";
         },
         { timeout: 360_000, intervals: [5_000] },
       )
       .toMatch(/^#[\d,]+ \(\d+ of \d+ agree/);
     await page.goto("/directory/polkadot");
+    await settleStreaming(page);
     await expect(page.getByTestId("network-head")).toContainText(/Network head #[\d,]+ at .* agreed by \d+ of \d+/);
     // Lag is bucketed by minute: two minutes of probes draw the chart.
     await expect
       .poll(
         async () => {
           await page.goto(`/directory/endpoints/${hive.id}?range=1h`);
+          await settleStreaming(page);
           return page.getByRole("img", { name: /Lag behind the network head/ }).count();
         },
         { timeout: 180_000, intervals: [5_000] },
@@ -165,6 +176,7 @@ test.describe("public directory", () => {
       page,
     }) => {
       await page.goto(`/directory/endpoints/${hive.id}`);
+      await settleStreaming(page);
       await expect(page.getByTestId("endpoint-operator")).toContainText("Not claimed");
       await page.getByRole("link", { name: /Claim it/ }).click();
       await expect(page).toHaveURL(new RegExp(`/app/o/${account.organization.slug}/endpoints\\?endpoint=${hive.id}$`));

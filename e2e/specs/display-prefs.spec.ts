@@ -1,4 +1,5 @@
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+import { test } from "../fixtures/streaming.js";
 import { createApiAccount, type ApiAccount } from "../fixtures/api-account.js";
 
 /**

@@ -1,6 +1,7 @@
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+import { test } from "../fixtures/streaming.js";
 import { createApiAccount, type ApiAccount } from "../fixtures/api-account.js";
 
 /**

@@ -1,6 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+import { test } from "../fixtures/streaming.js";
 import { createShowcase, waitForFleet, type Showcase } from "../fixtures/showcase.js";
 
 /**

@@ -2,7 +2,8 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { expect, test } from "@playwright/test";
+import { expect } from "@playwright/test";
+import { test } from "../fixtures/streaming.js";
 import { createApiAccount, uniqueSuffix, type ApiAccount } from "../fixtures/api-account.js";
 import { apiJson, enrollNodeInUi } from "../fixtures/status-fixtures.js";
 
