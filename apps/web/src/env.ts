@@ -33,6 +33,7 @@ export const webEnvShape = {
     .url()
     .refine((v) => v.startsWith("http://") || v.startsWith("https://"), "must be an http(s) URL")
     .default("http://localhost:3000"),
+  /** TCP port the web server listens on (next start / the standalone server.js). */
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   /**
    * Same setting as the worker's: the prober may reach loopback/private addresses (self-hosted lists,
