@@ -105,17 +105,19 @@ export function SuggestionCard(props: {
       <summary>
         <span className={`sev sev-${s.severity}`}>{s.severity}</span>
         <span className="advice-title">{s.title}</span>
-        {props.showNode ? (
-          <Link className="advice-node" href={`/app/o/${slug}/nodes/${s.nodeId}`}>
-            {s.nodeName}
-          </Link>
-        ) : null}
+        {props.showNode ? <span className="advice-node">{s.nodeName}</span> : null}
         <span className={`state state-${s.state}`} data-testid="suggestion-state">
           {STATE_LABEL[s.state] ?? s.state}
         </span>
       </summary>
       <div className="advice-body">
         <p className="muted small">
+          {/* The node link lives here, not in <summary>: a link inside the toggle is a nested control. */}
+          {props.showNode ? (
+            <>
+              <Link href={`/app/o/${slug}/nodes/${s.nodeId}`}>{s.nodeName}</Link> ·{" "}
+            </>
+          ) : null}
           {KIND_LABEL[s.kind]} · rule <code>{s.ruleId}</code> · opened <Time at={s.openedAt} now={Date.now()} /> · last
           seen <Time at={s.lastSeenAt} now={Date.now()} />
           {s.reopenCount > 0 ? ` · re-opened ${s.reopenCount}×` : ""}
