@@ -58,7 +58,6 @@ test.describe("public directory", () => {
   }) => {
     const api = await rankedHive(request);
     await page.goto("/directory");
-    await settleStreaming(page);
     await page.getByTestId("chain-hive").click();
     await expect(page).toHaveURL(/\/directory\/hive$/);
     await settleStreaming(page);
@@ -76,10 +75,8 @@ test.describe("public directory", () => {
 
     // The JSON API link carries the same query.
     await page.goto("/directory/hive?min=101&window=1h");
-    await settleStreaming(page);
     await expect(page.getByTestId("json-api-link")).toHaveAttribute("href", "/api/v1/chains/hive/endpoints?window=1h");
     await page.goto("/directory/hive?min=100");
-    await settleStreaming(page);
     const strict = await rankedHive(request, "?minScore=100");
     if (strict.length === 0) await expect(page.getByText("No endpoints match these filters")).toBeVisible();
     else await expect(page.getByTestId("ranked-table").locator("tbody tr")).toHaveCount(strict.length);
@@ -102,7 +99,6 @@ test.describe("public directory", () => {
       )
       .toBeGreaterThanOrEqual(2);
     await page.goto("/directory/hive");
-    await settleStreaming(page);
     await page.getByRole("link", { name: hive.name }).click();
     await expect(page).toHaveURL(new RegExp(`/directory/endpoints/${hive.id}$`));
     await settleStreaming(page);
@@ -138,21 +134,18 @@ test.describe("public directory", () => {
       .poll(
         async () => {
           await page.goto("/directory");
-          await settleStreaming(page);
           return (await page.getByTestId("head-polkadot").textContent()) ?? "";
         },
         { timeout: 360_000, intervals: [5_000] },
       )
       .toMatch(/^#[\d,]+ \(\d+ of \d+ agree/);
     await page.goto("/directory/polkadot");
-    await settleStreaming(page);
     await expect(page.getByTestId("network-head")).toContainText(/Network head #[\d,]+ at .* agreed by \d+ of \d+/);
     // Lag is bucketed by minute: two minutes of probes draw the chart.
     await expect
       .poll(
         async () => {
           await page.goto(`/directory/endpoints/${hive.id}?range=1h`);
-          await settleStreaming(page);
           return page.getByRole("img", { name: /Lag behind the network head/ }).count();
         },
         { timeout: 180_000, intervals: [5_000] },
@@ -176,7 +169,6 @@ test.describe("public directory", () => {
       page,
     }) => {
       await page.goto(`/directory/endpoints/${hive.id}`);
-      await settleStreaming(page);
       await expect(page.getByTestId("endpoint-operator")).toContainText("Not claimed");
       await page.getByRole("link", { name: /Claim it/ }).click();
       await expect(page).toHaveURL(new RegExp(`/app/o/${account.organization.slug}/endpoints\\?endpoint=${hive.id}$`));
