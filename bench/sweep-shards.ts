@@ -13,7 +13,7 @@
  * job per shard and sweep and times until all of them completed.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { once } from "node:events";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -119,17 +119,22 @@ function cpuSecondsOf(pid: number): number {
   }
 }
 
-/** CPU seconds of every postgres process on the machine (the bench database's server and its backends). */
-function postgresCpuSeconds(): number {
+/**
+ * CPU seconds of the PostgreSQL backends serving the bench database (from pg_stat_activity), so other
+ * users of the shared server do not count. Backends that end during the round are missed: the workers'
+ * pools keep theirs open for the whole round.
+ */
+async function readBackendCpu(pool: pg.Pool): Promise<Map<number, number>> {
+  const { rows } = await pool.query<{ pid: number }>(
+    "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
+  );
+  return new Map(rows.map((row) => [row.pid, cpuSecondsOf(row.pid)]));
+}
+
+/** CPU the bench database's backends used since `before` (a backend that started meanwhile counts whole). */
+async function backendCpuSince(pool: pg.Pool, before: Map<number, number>): Promise<number> {
   let total = 0;
-  for (const entry of readdirSync("/proc")) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, "utf8").trim() === "postgres") total += cpuSecondsOf(Number(entry));
-    } catch {
-      // gone meanwhile
-    }
-  }
+  for (const [pid, seconds] of await readBackendCpu(pool)) total += seconds - (before.get(pid) ?? 0);
   return total;
 }
 
@@ -190,7 +195,7 @@ async function run(url: string, workers: number): Promise<RunResult> {
     );
     const started = performance.now();
     const workerCpuBefore = children.reduce((n, c) => n + cpuSecondsOf(c.pid ?? 0), 0);
-    const postgresCpuBefore = postgresCpuSeconds();
+    const postgresCpuBefore = await readBackendCpu(pool);
     for (let index = 0; index < SHARDS; index++) {
       const shard = SHARDS > 1 ? { shard: { index, count: SHARDS } } : {};
       await getQueue("alerts", target).add("alerts-evaluate", { task: "evaluate", ...shard });
@@ -207,8 +212,7 @@ async function run(url: string, workers: number): Promise<RunResult> {
     await waitFor("every shard job", done, 3_600_000);
     const seconds = (performance.now() - started) / 1000;
     const workerCpu = children.reduce((n, c) => n + cpuSecondsOf(c.pid ?? 0), 0) - workerCpuBefore;
-    // Every postgres process on the machine: other users of the shared server count too (noted in the output).
-    const postgresCpu = postgresCpuSeconds() - postgresCpuBefore;
+    const postgresCpu = await backendCpuSince(pool, postgresCpuBefore);
     const alertStates = Number((await pool.query("SELECT count(*) AS n FROM alert_states")).rows[0].n);
     const cursors = Number((await pool.query("SELECT count(*) AS n FROM advisor_node_cursors")).rows[0].n);
     return { seconds, alertStates, cursors, workerCpu, postgresCpu };
@@ -242,7 +246,7 @@ async function main(): Promise<void> {
         results.push({ workers, seconds: r.seconds });
         console.log(
           `${workers} worker process(es): ${r.seconds.toFixed(1)} s (${r.alertStates} alert states, ${r.cursors} nodes evaluated); ` +
-            `CPU: workers ${r.workerCpu.toFixed(1)} s, postgres (all processes on the machine) ${r.postgresCpu.toFixed(1)} s; ` +
+            `CPU: workers ${r.workerCpu.toFixed(1)} s, postgres backends of the bench database ${r.postgresCpu.toFixed(1)} s; ` +
             `load average ${readFileSync("/proc/loadavg", "utf8").split(" ")[0]}`,
         );
         if (r.alertStates !== NODES || r.cursors !== NODES) throw new Error("a sweep did not cover every node once");
