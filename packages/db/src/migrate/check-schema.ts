@@ -26,7 +26,8 @@ export interface CheckSchemaOptions {
  * migrations, database B by running `prisma migrate diff --from-empty` on the schema. The
  * catalogues of every relation and enum in B (what Prisma manages) are compared with A: columns
  * (type, nullability, default), constraints (primary, unique, foreign keys with actions, checks)
- * and indexes. Extra relations in A (time series, bookkeeping) are not Prisma's and are ignored.
+ * and indexes. Extra relations in A (time series, bookkeeping) are not Prisma's and are ignored, and so
+ * are foreign keys from a Prisma relation to one of them (Prisma cannot declare those).
  */
 export async function checkSchemaAgreement(options: CheckSchemaOptions): Promise<SchemaCheckResult> {
   const schemaSql = options.schemaSql ?? renderPrismaSchemaSql(options.serverUrl, options.schemaDir);
@@ -94,6 +95,9 @@ async function readCatalog(
      UNION ALL
      SELECT 'constraint ' || r.relname || '.' || con.conname, pg_get_constraintdef(con.oid)
      FROM rels r JOIN pg_constraint con ON con.conrelid = r.oid
+     -- A foreign key to a relation Prisma does not manage (raw-SQL tables such as producers) cannot
+     -- be written in the schema: it is the migrations' alone and not compared.
+     WHERE con.contype <> 'f' OR EXISTS (SELECT 1 FROM rels t WHERE t.oid = con.confrelid)
      UNION ALL
      SELECT 'index ' || r.relname || '.' || ic.relname, pg_get_indexdef(i.indexrelid)
      FROM rels r JOIN pg_index i ON i.indrelid = r.oid JOIN pg_class ic ON ic.oid = i.indexrelid
