@@ -147,13 +147,19 @@ export class WitnessBook {
     return height;
   }
 
-  /** Who signs block `height`: the scheduled witness, or the next one when the slot was missed. */
-  producerOf(height: number): string {
+  /** The witness whose slot at `height` was missed, or null when the scheduled witness signed it. */
+  missedAt(height: number): string | null {
     const list = this.flavor.witnesses;
     const scheduled = list[height % list.length] ?? "";
     const s = this.#states.get(scheduled);
-    if (s && this.missesUpTo(scheduled, height).includes(height)) return list[(height + 1) % list.length] ?? "";
-    return scheduled;
+    return s && this.missesUpTo(scheduled, height).includes(height) ? scheduled : null;
+  }
+
+  /** Who signs block `height`: the scheduled witness, or the next one when the slot was missed. */
+  producerOf(height: number): string {
+    const list = this.flavor.witnesses;
+    if (this.missedAt(height) !== null) return list[(height + 1) % list.length] ?? "";
+    return list[height % list.length] ?? "";
   }
 
   /** Freeze the feed at `ageMs` ago (it then ages), or null to publish hourly again. */

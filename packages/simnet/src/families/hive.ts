@@ -20,6 +20,7 @@ import {
   RANKED_SORTS,
   toNaiOperation,
 } from "./hive-content.js";
+import { enumVirtualOps, opsInBlock } from "./hive-vops.js";
 import { witnessBookOf, type WitnessBook } from "./hive-witnesses.js";
 import type { CallContext, JsonRpcFamily } from "./types.js";
 
@@ -187,6 +188,34 @@ export class HiveFamily implements JsonRpcFamily {
       case "database_api.get_witness_schedule":
         namedArgs(params, method);
         return this.witnesses.schedule(head, "nai");
+      case "account_history_api.enum_virtual_ops":
+        return enumVirtualOps(this, params, head);
+      case "account_history_api.get_ops_in_block": {
+        const args = namedArgs(params, method);
+        const ops = opsInBlock(
+          this,
+          {
+            blockNum: toUint(args.block_num ?? 0, method),
+            onlyVirtual: args.only_virtual === true,
+            includeReversible: args.include_reversible === true,
+          },
+          head,
+          "nai",
+        );
+        return { ops };
+      }
+      case "condenser_api.get_ops_in_block": {
+        // [block_num, only_virtual] (a third, include_reversible, is optional).
+        const list = Array.isArray(params) && params.length === 3 ? params.slice(0, 2) : params;
+        const [num, onlyVirtual] = condenserArgs(list, 2, method);
+        const includeReversible = Array.isArray(params) && params[2] === true;
+        return opsInBlock(
+          this,
+          { blockNum: toUint(num, method), onlyVirtual: onlyVirtual === true, includeReversible },
+          head,
+          "legacy",
+        );
+      }
       case "bridge.get_ranked_posts":
         return this.#rankedPosts(params, head);
       default:
