@@ -215,11 +215,30 @@ export const workerEnvShape = {
     .url()
     .refine((v) => v.startsWith("http://") || v.startsWith("https://"), "must be an http(s) URL")
     .default("https://api.telegram.org"),
-  /** This worker's vantage point (region label of its probes). */
   PROBE_REGION: z
     .string()
     .regex(/^[a-z0-9-]{1,64}$/)
-    .default("local"),
+    .default("local")
+    .describe(
+      "This worker's probe region: it consumes the region's own probe queue (probe.<region>) and labels its probes server:<region>. Every region's workers probe every listed endpoint each round.",
+    ),
+  PROBE_LOCAL_ADDRESS: z
+    .union([z.ipv4(), z.ipv6()])
+    .optional()
+    .describe(
+      "Source IP address of this worker's probe rounds (a host with one egress address per region); unset = the system's choice.",
+    ),
+  PROBE_REGION_TTL_MS: milliseconds(90_000, 1_000).describe(
+    "A region gets probe rounds while one of its workers' heartbeats is newer than this (keep it above WORKER_HEARTBEAT_INTERVAL_MS).",
+  ),
+  DIRECTORY_REGION_QUORUM_SHARE: z.coerce
+    .number()
+    .min(0)
+    .max(0.99)
+    .default(0.5)
+    .describe(
+      "Several probe regions: an endpoint's overall status, listing status and consensus-head vote need more than this share of the regions reporting it to agree (0.5 = strict majority; 0 = any one region).",
+    ),
 };
 
 export type WorkerEnv = z.infer<z.ZodObject<typeof workerEnvShape>>;

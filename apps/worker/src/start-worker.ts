@@ -7,6 +7,7 @@ import {
   QUEUE_NAMES,
   enqueueMaintenance,
   pingRedis,
+  probeRegionQueueName,
   registerRecurringJobs,
   type QueueTarget,
 } from "@rpcpulse/queue";
@@ -23,7 +24,7 @@ import pg from "pg";
 import { readConsumerSettings, type ConsumedQueue, type WorkerEnv } from "./env.js";
 import { createIngestProcessor } from "./processors/ingest.processor.js";
 import { createMaintenanceProcessor } from "./processors/maintenance.processor.js";
-import { createProbeProcessor } from "./processors/probe.processor.js";
+import { createProbeProcessor, createRegionProbeProcessor } from "./processors/probe.processor.js";
 import { startAdvisor } from "./start-advisor.js";
 import { startAlerting } from "./start-alerting.js";
 import { startHealthServer } from "./shell/health-server.js";
@@ -149,9 +150,11 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
   } else log.info({ queue: "ingest" }, "consumer disabled by WORKER_INGEST_ENABLED");
 
   const probe = readConsumerSettings(env, "probe");
+  // Region queues this worker consumes, listed in its heartbeat: the registry rounds are fanned out by.
+  const regionQueues: string[] = [];
   if (probe.enabled) {
     const processor = createProbeProcessor(
-      { pool: sql },
+      { pool: sql, target },
       {
         allowPrivate: env.PROBE_ALLOW_PRIVATE,
         onlyPrivate: env.PROBE_ONLY_PRIVATE,
@@ -161,10 +164,27 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
         jitter: env.PROBE_JITTER,
         capabilityIntervalMs: env.PROBE_CAPABILITY_INTERVAL_MS,
         region: env.PROBE_REGION,
+        regionTtlMs: env.PROBE_REGION_TTL_MS,
+        regionQuorumShare: env.DIRECTORY_REGION_QUORUM_SHARE,
       },
     );
     workers.push(registerProcessor("probe", processor, { target, log, ...probe }));
+    const regional = createRegionProbeProcessor(
+      { pool: sql },
+      {
+        allowPrivate: env.PROBE_ALLOW_PRIVATE,
+        onlyPrivate: env.PROBE_ONLY_PRIVATE,
+        concurrency: env.PROBE_CONCURRENCY,
+        timeoutMs: env.PROBE_TIMEOUT_MS,
+        intervalMs: env.PROBE_INTERVAL_MS,
+        jitter: env.PROBE_JITTER,
+        region: env.PROBE_REGION,
+        localAddress: env.PROBE_LOCAL_ADDRESS,
+      },
+    );
+    workers.push(registerProcessor("probe", regional, { target, log, ...probe, instance: env.PROBE_REGION }));
     queues.push("probe");
+    regionQueues.push(probeRegionQueueName(env.PROBE_REGION));
   } else log.info({ queue: "probe" }, "consumer disabled by WORKER_PROBE_ENABLED");
 
   const alerting = startAlerting(env, { prisma, sql, target, log });
@@ -218,7 +238,7 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
           pid: process.pid,
           version: RPCPULSE_VERSION,
           startedAt,
-          queues,
+          queues: [...queues, ...regionQueues],
           now: new Date(),
         },
       ),

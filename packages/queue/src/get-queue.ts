@@ -21,8 +21,19 @@ export type CatalogQueue<N extends QueueName> = Queue<PayloadOf<N>, unknown, str
  * multi-key Lua scripts require, while different queues spread over the cluster's masters. On a
  * single Redis the keys stay untagged (`<prefix>:ingest:...`), so an upgrade strands no queued job.
  */
-export function bullQueueName(name: QueueName, connection: RedisConnection): string {
-  return isClusterConnection(connection) ? `{${name}}` : name;
+export function bullQueueName(name: QueueName, connection: RedisConnection, instance?: string): string {
+  const full = instanceQueueName(name, instance);
+  return isClusterConnection(connection) ? `{${full}}` : full;
+}
+
+/**
+ * One catalog queue may run as several instances with the same payload and options, e.g. one probe
+ * queue per region (`probe.eu-west`): `<name>.<instance>`, each its own BullMQ queue (and cluster slot).
+ */
+export function instanceQueueName(name: QueueName, instance?: string): string {
+  if (instance === undefined) return name;
+  if (!/^[a-z0-9-]{1,64}$/.test(instance)) throw new Error(`invalid queue instance "${instance}"`);
+  return `${name}.${instance}`;
 }
 
 const cache = new WeakMap<RedisConnection, Map<string, Queue>>();
@@ -31,16 +42,16 @@ const cache = new WeakMap<RedisConnection, Map<string, Queue>>();
  * The one Queue instance per (connection, prefix, name), configured from the catalog.
  * Queues share the caller's connection; closing them does not close it.
  */
-export function getQueue<N extends QueueName>(name: N, target: QueueTarget): CatalogQueue<N> {
+export function getQueue<N extends QueueName>(name: N, target: QueueTarget, instance?: string): CatalogQueue<N> {
   let byKey = cache.get(target.connection);
   if (!byKey) {
     byKey = new Map();
     cache.set(target.connection, byKey);
   }
-  const key = `${target.prefix}\u0000${name}`;
+  const key = `${target.prefix}\u0000${instanceQueueName(name, instance)}`;
   let queue = byKey.get(key);
   if (!queue) {
-    queue = new Queue(bullQueueName(name, target.connection), {
+    queue = new Queue(bullQueueName(name, target.connection, instance), {
       connection: target.connection,
       prefix: target.prefix,
       defaultJobOptions: queueCatalog[name].defaultJobOptions,

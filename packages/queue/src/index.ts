@@ -8,6 +8,7 @@ export * from "./parse-payload.js";
 export * from "./agent-token-changes.js";
 export * from "./parked-jobs.js";
 export * from "./recurring-jobs.js";
+export * from "./probe-regions.js";
 export * from "./queues/ingest.queue.js";
 export * from "./queues/maintenance.queue.js";
 export * from "./queues/probe.queue.js";

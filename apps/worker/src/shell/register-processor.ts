@@ -1,6 +1,7 @@
 import { isAppError, type AppErrorCode, type Logger } from "@rpcpulse/config";
 import {
   bullQueueName,
+  instanceQueueName,
   parsePayload,
   queueCatalog,
   type PayloadOf,
@@ -28,6 +29,8 @@ export interface RegisterProcessorOptions {
   log: Logger;
   concurrency: number;
   limiter?: { max: number; duration: number } | undefined;
+  /** Consume the catalog queue's instance `<queue>.<instance>` (e.g. a region's probe queue) instead. */
+  instance?: string;
 }
 
 /** Errors that no retry can fix: the job fails at once instead of burning its attempts. */
@@ -67,7 +70,7 @@ export function registerProcessor<N extends QueueName, R>(
   processor: Processor<N, R>,
   options: RegisterProcessorOptions,
 ): Worker {
-  const queueLog = options.log.child({ queue });
+  const queueLog = options.log.child({ queue: instanceQueueName(queue, options.instance) });
   const definition = queueCatalog[queue];
 
   const run = async (job: Job, token?: string): Promise<R> => {
@@ -121,7 +124,7 @@ export function registerProcessor<N extends QueueName, R>(
     }
   };
 
-  const worker = new Worker(bullQueueName(queue, options.target.connection), run, {
+  const worker = new Worker(bullQueueName(queue, options.target.connection, options.instance), run, {
     connection: options.target.connection,
     prefix: options.target.prefix,
     concurrency: options.concurrency,

@@ -8,3 +8,4 @@ export * from "./endpoint-claims.js";
 export * from "./network-observations.js";
 export * from "./endpoint-freshness.js";
 export * from "./probe-rank-rollups.js";
+export * from "./probe-regions.js";

@@ -119,7 +119,7 @@ export async function listNetworkTimings(
     .map((r) => ({ id: r.id, slug: r.slug, blockIntervalMs: r.block_interval_ms }));
 }
 
-/** Latest successful server-vantage probe per listed (active) endpoint since `since`: the directory's evidence. */
+/** The observation a listed (active) endpoint votes with for the consensus head (see listEndpointRegionHeadInputs). */
 export interface EndpointHeadInput {
   networkId: string;
   endpointId: string;
@@ -128,42 +128,6 @@ export interface EndpointHeadInput {
   headBlock: number;
   headTime: Date | null;
   observedAt: Date;
-}
-
-export async function listEndpointHeadInputs(sql: SqlClient, params: { since: Date }): Promise<EndpointHeadInput[]> {
-  const { rows } = await sql.query(
-    `SELECT DISTINCT ON (p.endpoint_id) e.network_id, p.endpoint_id, e.claimed_by_organization_id,
-            p.head_block, p.head_time,
-            -- When the head was read: the answer (start + time to first byte). A block produced while
-            -- the request was in flight is then never dated before its own production.
-            p.time + make_interval(secs => coalesce(p.ttfb_ms, 0) / 1000.0) AS time
-     FROM probe_results p
-     JOIN public_endpoints e ON e.id = p.endpoint_id AND e.status = 'active'
-     JOIN vantage_points v ON v.id = p.vantage_point_id AND v.kind = 'server'
-     WHERE p.time >= $1 AND p.ok AND p.head_block IS NOT NULL
-     ORDER BY p.endpoint_id, p.time DESC`,
-    [params.since],
-  );
-  return z
-    .array(
-      z.object({
-        network_id: z.string(),
-        endpoint_id: z.string(),
-        claimed_by_organization_id: z.string().nullable(),
-        head_block: dbNumber,
-        head_time: dbDateOrNull,
-        time: dbDate,
-      }),
-    )
-    .parse(rows)
-    .map((r) => ({
-      networkId: r.network_id,
-      endpointId: r.endpoint_id,
-      claimantOrganizationId: r.claimed_by_organization_id,
-      headBlock: r.head_block,
-      headTime: r.head_time,
-      observedAt: r.time,
-    }));
 }
 
 /** Newest head of each node that reported since `since`, with its organization and network. */

@@ -36,6 +36,11 @@ export interface SafeHttpClientOptions {
   decompress?: boolean;
   /** Extra trusted CA certificates (PEM), for TLS targets in tests. */
   ca?: string | Buffer | Array<string | Buffer>;
+  /**
+   * Source address of outgoing connections (a multi-homed prober: one egress address per region);
+   * must be of the targets' family. Default: the system's choice.
+   */
+  localAddress?: string;
 }
 
 export interface ResolvedClientOptions {
@@ -168,6 +173,7 @@ export function createSafeHttpClient(options: SafeHttpClientOptions = {}): SafeH
         lookup: lookup as unknown as https.RequestOptions["lookup"],
       };
       if (target.ipLiteral) reqOptions.family = isIP(target.host);
+      if (options.localAddress) reqOptions.localAddress = options.localAddress;
       if (target.secure) {
         if (!target.ipLiteral) reqOptions.servername = target.host;
         if (options.ca) reqOptions.ca = options.ca;

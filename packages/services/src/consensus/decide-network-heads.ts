@@ -1,6 +1,6 @@
 import {
   insertNetworkHead,
-  listEndpointHeadInputs,
+  listEndpointRegionHeadInputs,
   listLatestNetworkHeads,
   listNetworkTimings,
   listRecentNodeHeads,
@@ -20,6 +20,8 @@ import {
   type ConsensusHead,
   type HeadObservation,
 } from "@rpcpulse/domain";
+import { DEFAULT_REGION_QUORUM_SHARE } from "../directory/region-quorum.js";
+import { selectRegionHeadVotes } from "./region-head-votes.js";
 
 /** Probes older than this do not vote (the probe round runs every 30 s by default). */
 export const CONSENSUS_OBSERVATION_WINDOW_MS = 5 * 60_000;
@@ -37,6 +39,17 @@ export interface DecideNetworkHeadsReport {
   fromOrganizations: number;
   /** Decisions older than the retention removed by this run. */
   pruned: number;
+}
+
+/** The probe round period assumed when the caller does not say (the worker's default PROBE_INTERVAL_MS). */
+const DEFAULT_ROUND_MS = 30_000;
+
+/** Several server regions: an endpoint votes when a quorum of its reporting regions reaches it (region-head-votes.ts). */
+export interface RegionQuorumOptions {
+  /** Default 0.5: a strict majority of the reporting regions. */
+  regionQuorumShare?: number;
+  /** The probe round period (a region reports while within 3 rounds of the newest probe); default 30 s. */
+  roundMs?: number;
 }
 
 /** A directory endpoint votes as itself, or as its claimant organization (one operator, one vote). */
@@ -91,19 +104,24 @@ export interface NetworkDecision {
 
 /**
  * The consensus head of every network (or one, by slug) at `at`, from independent sources. Sources are
- * the listed directory endpoints the worker itself probed (a claimed endpoint votes as its
+ * the listed directory endpoints the worker itself probed, each voting once with what a quorum of the
+ * server regions that report it sees (region-head-votes.ts) (a claimed endpoint votes as its
  * organization). Only when fewer than two of them count do organizations vote with their nodes, each
  * organization once, so a head still needs two independent parties and no single tenant can move it.
  * The previous stored decision bounds growth; the chain's plausible ceiling refuses absurd heads.
  */
 export async function computeNetworkDecisions(
   sql: SqlClient,
-  params: { at: number; networkSlug?: string },
+  params: { at: number; networkSlug?: string } & RegionQuorumOptions,
 ): Promise<NetworkDecision[]> {
   const at = params.at;
+  const quorum = {
+    share: params.regionQuorumShare ?? DEFAULT_REGION_QUORUM_SHARE,
+    roundMs: params.roundMs ?? DEFAULT_ROUND_MS,
+  };
   const [allNetworks, endpoints, nodeHeads, previous] = await Promise.all([
     listNetworkTimings(sql),
-    listEndpointHeadInputs(sql, { since: new Date(at - CONSENSUS_OBSERVATION_WINDOW_MS) }),
+    listEndpointRegionHeadInputs(sql, { since: new Date(at - CONSENSUS_OBSERVATION_WINDOW_MS) }),
     listRecentNodeHeads(sql, { since: new Date(at - NODE_WINDOW_MS) }),
     listLatestNetworkHeads(sql, { since: new Date(at - PREVIOUS_WINDOW_MS) }),
   ]);
@@ -118,7 +136,10 @@ export async function computeNetworkDecisions(
       previous: last ? { block: last.headBlock, anchorMs: last.anchorTime.getTime() } : null,
       ...(info ? { ceiling: plausibleHeadCeiling(info, at) } : {}),
     };
-    const endpointVotes = endpoints.filter((e) => e.networkId === network.id).map(endpointObservation);
+    const endpointVotes = selectRegionHeadVotes(
+      endpoints.filter((e) => e.networkId === network.id),
+      { at, blockIntervalMs: interval, ...quorum },
+    ).map(endpointObservation);
     const decision = computeConsensusHead(endpointVotes, options);
     const base = { networkId: network.id, networkSlug: network.slug, blockIntervalMs: interval };
     if (decision.head !== null) return { ...base, decision, fromOrganizations: false };
@@ -136,10 +157,14 @@ export async function computeNetworkDecisions(
 /** The worker's consensus job: decide every network's head now and store it (network_heads). */
 export async function decideNetworkHeads(
   deps: { sql: SqlClient },
-  input: { now?: Date } = {},
+  input: { now?: Date } & RegionQuorumOptions = {},
 ): Promise<DecideNetworkHeadsReport> {
   const at = (input.now ?? new Date()).getTime();
-  const decisions = await computeNetworkDecisions(deps.sql, { at });
+  const decisions = await computeNetworkDecisions(deps.sql, {
+    at,
+    ...(input.regionQuorumShare === undefined ? {} : { regionQuorumShare: input.regionQuorumShare }),
+    ...(input.roundMs === undefined ? {} : { roundMs: input.roundMs }),
+  });
   const pruned = await pruneNetworkHeads(deps.sql, { before: new Date(at - NETWORK_HEAD_RETENTION_MS) });
   const report: DecideNetworkHeadsReport = { networks: decisions.length, decided: 0, fromOrganizations: 0, pruned };
   for (const { networkId, decision, fromOrganizations } of decisions) {

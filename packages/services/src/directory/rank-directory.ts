@@ -26,7 +26,9 @@ import {
   type SummaryView,
   type VantageSummary,
 } from "@rpcpulse/prober";
+import { applyRegionQuorum, groupServerSamplesByRegion } from "./rank-region-quorum.js";
 import { freshnessMinutes } from "./rank-samples.js";
+import { DEFAULT_REGION_QUORUM_SHARE, nextListingStatusByQuorum } from "./region-quorum.js";
 import {
   ceilTo,
   FIVE_MIN_MS,
@@ -39,7 +41,6 @@ import {
 import {
   asReport,
   FRESHNESS_RETENTION_MS,
-  nextListingStatus,
   RANK_WINDOWS,
   writeRankingSnapshot,
   type RankDirectoryOptions,
@@ -150,6 +151,7 @@ export async function rankDirectory(
 ): Promise<RankDirectoryReport> {
   const now = (options.now ?? new Date()).getTime();
   const roundMs = options.roundMs ?? 30_000;
+  const quorum = { share: options.regionQuorumShare ?? DEFAULT_REGION_QUORUM_SHARE, roundMs };
   const endpoints = await listDirectoryEndpoints(deps.pool, options.networks ? { networks: options.networks } : {});
   const byNetwork = new Map<string, DirectoryEndpoint[]>();
   for (const e of endpoints) byNetwork.set(e.network, [...(byNetwork.get(e.network) ?? []), e]);
@@ -191,6 +193,7 @@ export async function rankDirectory(
       if (list) list.push(p.sample);
       else serverRecent.set(p.endpointId, [p.sample]);
     }
+    const regionSamples = groupServerSamplesByRegion(pass.recent);
     const freshFrom = floorTo(now - ROLLUP_REWRITE_MS, FIVE_MIN_MS);
     await upsertEndpointFreshnessMinutes(
       deps.pool,
@@ -244,19 +247,28 @@ export async function rankDirectory(
             freshness: limits,
           }),
         );
-        await writeRankingSnapshot(deps.pool, { network, window, region: view.region }, scores, {
+        // Overall view: the status needs a quorum of the reporting server regions (region-quorum.ts).
+        const q =
+          view.region === ALL_REGIONS
+            ? applyRegionQuorum(
+                scores,
+                { window, now, blockIntervalMs, freshness: limits, summaries: view.summaries, samples: regionSamples },
+                quorum,
+              )
+            : undefined;
+        await writeRankingSnapshot(deps.pool, { network, window, region: view.region }, q?.scores ?? scores, {
           uptime,
           regressions,
           notes: view.notes,
           now: new Date(now),
+          quorum: q?.verdicts,
         });
         snapshots++;
       }
     }
     timings.scoreMs += performance.now() - mark;
     for (const e of list) {
-      const recent = (serverRecent.get(e.id) ?? []).sort((a, b) => a.at - b.at);
-      const next = nextListingStatus(e.status, recent);
+      const next = nextListingStatusByQuorum(e.status, regionSamples.get(e.id), quorum);
       if (next !== e.status) statusChanges.push({ id: e.id, status: next });
     }
   }

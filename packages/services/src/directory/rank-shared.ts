@@ -31,6 +31,8 @@ export interface RankDirectoryOptions {
   /** Probes closer than this belong to one round (fallback consensus where no decision is stored). Default 30 s. */
   roundMs?: number;
   networks?: readonly string[];
+  /** Overall status and listing status need more than this share of the reporting server regions (default 0.5). */
+  regionQuorumShare?: number;
 }
 
 export interface RankDirectoryReport {
@@ -143,6 +145,8 @@ export async function writeRankingSnapshot(
     regressions: ReadonlyMap<string, number>;
     notes: ReadonlyMap<string, VantageNotes>;
     now: Date;
+    /** Overall view: each endpoint's region quorum verdict (region-quorum.ts), stored as components.regionQuorum. */
+    quorum?: ReadonlyMap<string, unknown> | undefined;
   },
 ): Promise<void> {
   const ranked = rankEndpoints(await getRankingOrder(pool, key), scores);
@@ -155,6 +159,7 @@ export async function writeRankingSnapshot(
       uptimeLagging: u?.lagging,
       moved: r.moved,
       vantage: storedNotes(extra.notes.get(r.endpointId)),
+      ...(extra.quorum?.has(r.endpointId) ? { regionQuorum: extra.quorum.get(r.endpointId) } : {}),
     });
   });
   const client = await pool.connect();
