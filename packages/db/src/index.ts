@@ -39,4 +39,5 @@ export * from "./alerting/index.js";
 export * from "./replica/read-database.js";
 export * from "./replica/replica-lag.js";
 export * from "./producers/index.js";
+export * from "./beacon/index.js";
 export * from "./sharding/org-shards.js";

@@ -8,8 +8,15 @@ import type { SimNode } from "./sim-node.js";
  * A consensus client's Beacon API beside a simulated Ethereum node, on its own port. Shapes from
  * https://ethereum.github.io/beacon-APIs/ (node: syncing, peer_count, version, health; beacon: genesis,
  * headers/head): quantities are decimal strings, every answer is wrapped in `data`.
- * Its head slot follows the execution node's head (the slot of that block) minus `lagSlots`, so a
- * beacon node that falls behind (setLag) is what stalls its execution client in real life.
+ * Its head slot follows the network's head slot minus `lagSlots`. When it drives the node beside it
+ * (`drivesNode`, the default) the execution node cannot get past the beacon head's execution block, as
+ * after the merge an execution client imports only what its consensus client hands it: a beacon node
+ * that falls behind stalls its execution client, as in real life. When the execution node is behind the
+ * beacon head anyway (stalled on its own), the beacon node reports itself optimistic (it imports
+ * blocks its execution client has not validated). With drivesNode false it drives some other EL: this
+ * node's head moves on regardless (what the server's own-EL check reads as `el-ahead`).
+ * blinded_blocks/head serves the head's execution_payload_header (block_number, block_hash: the same
+ * hash the node's eth_getBlockByNumber gives for that height).
  */
 
 export interface BeaconState {
@@ -18,6 +25,8 @@ export interface BeaconState {
   elOffline: boolean;
   peers: number;
   version: string;
+  /** This beacon node is the consensus client driving the execution node beside it (default true). */
+  drivesNode?: boolean;
 }
 
 export interface BeaconServer {
@@ -35,13 +44,18 @@ export async function startBeaconServer(node: SimNode, port: number, state: Beac
   if (genesis === undefined) throw new Error(`${network.slug} has no beacon chain`);
   const slotOf = (ms: number): number => Math.max(0, Math.floor((ms / 1000 - genesis) / SECONDS_PER_SLOT));
   const sockets = new Set<Socket>();
+  // Slots and blocks are one to one on simnet's Ethereum (a block every 12 s slot).
+  const execBlock = (): number => Math.max(1, network.head() - state.lagSlots);
+  node.headCap = () => (state.drivesNode === false ? Number.MAX_SAFE_INTEGER : execBlock());
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const nowMs = network.clock.now();
     const wall = slotOf(nowMs);
-    const head = Math.max(0, slotOf(network.timeOfHeight(node.currentHead())) - state.lagSlots);
+    const head = Math.max(0, slotOf(network.timeOfHeight(network.head())) - state.lagSlots);
+    const exec = execBlock();
     const distance = Math.max(0, wall - head);
     const syncing = distance > 1;
+    const optimistic = state.optimistic || (state.drivesNode !== false && node.currentHead() < exec - 1);
     const send = (status: number, body: unknown): void => {
       const text = JSON.stringify(body);
       res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) });
@@ -55,7 +69,7 @@ export async function startBeaconServer(node: SimNode, port: number, state: Beac
             head_slot: String(head),
             sync_distance: String(distance),
             is_syncing: syncing,
-            is_optimistic: state.optimistic,
+            is_optimistic: optimistic,
             el_offline: state.elOffline,
           },
         });
@@ -78,7 +92,7 @@ export async function startBeaconServer(node: SimNode, port: number, state: Beac
         });
       case "/eth/v1/beacon/headers/head":
         return send(200, {
-          execution_optimistic: state.optimistic,
+          execution_optimistic: optimistic,
           finalized: false,
           data: {
             root: deriveHex(32, network.seed, network.slug, "beacon-root", head),
@@ -93,6 +107,32 @@ export async function startBeaconServer(node: SimNode, port: number, state: Beac
               },
               signature: deriveHex(96, network.seed, network.slug, "beacon-sig", head),
             },
+          },
+        });
+      case "/eth/v1/beacon/blinded_blocks/head":
+        // SignedBlindedBeaconBlock (Deneb shape, trimmed to what readers use): the execution payload
+        // header in place of the payload; `version` names the fork.
+        return send(200, {
+          version: "deneb",
+          execution_optimistic: optimistic,
+          finalized: false,
+          data: {
+            message: {
+              slot: String(head),
+              proposer_index: String(head % 1_000_000),
+              parent_root: deriveHex(32, network.seed, network.slug, "beacon-root", head - 1),
+              state_root: deriveHex(32, network.seed, network.slug, "beacon-state", head),
+              body: {
+                execution_payload_header: {
+                  parent_hash: network.blockHashHex(exec - 1),
+                  block_number: String(exec),
+                  block_hash: network.blockHashHex(exec),
+                  timestamp: String(Math.floor(network.timeOfHeight(exec) / 1000)),
+                  transactions_root: deriveHex(32, network.seed, network.slug, "tx-root", exec),
+                },
+              },
+            },
+            signature: deriveHex(96, network.seed, network.slug, "beacon-sig", head),
           },
         });
       default:

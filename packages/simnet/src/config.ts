@@ -92,6 +92,8 @@ const nodeSchema = z
         elOffline: z.boolean().default(false),
         peers: z.number().int().min(0).default(80),
         version: z.string().min(1).default("Lighthouse/v7.1.0-8d1b2f8/x86_64-linux"),
+        /** It drives this node (the node's own consensus client); false: it drives another EL. */
+        drivesNode: z.boolean().default(true),
       })
       .strict()
       .optional(),

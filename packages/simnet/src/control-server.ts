@@ -10,7 +10,9 @@ import type { WitnessBook } from "./families/hive-witnesses.js";
  *   POST /witnesses/<network>/<account>/key?disable=1     the null key (disabled), or a new key
  *   POST /witnesses/<network>/<account>/version?v=1.27.5  running version
  *   POST /nodes/<name>/stall?on=1|0                       stall / resume a node's head
- *   POST /nodes/<name>/beacon?lagSlots=N&elOffline=0|1    the Beacon API beside an Ethereum node
+ *   POST /nodes/<name>/beacon?lagSlots=N&elOffline=0|1&optimistic=0|1&drivesNode=0|1
+ *                                                         the Beacon API beside an Ethereum node: lagSlots
+ *                                                         makes it fall behind (and the EL it drives with it)
  */
 
 export interface ControlTarget {
@@ -18,7 +20,7 @@ export interface ControlTarget {
   node(name: string): {
     setStalled(v: boolean): void;
     head(): number;
-    beacon: { state: { lagSlots: number; elOffline: boolean } } | null;
+    beacon: { state: { lagSlots: number; elOffline: boolean; optimistic: boolean; drivesNode?: boolean } } | null;
   };
 }
 
@@ -72,6 +74,8 @@ export async function startControlServer(target: ControlTarget, port: number): P
           const lag = q.get("lagSlots");
           if (lag !== null) node.beacon.state.lagSlots = Math.max(0, Math.floor(Number(lag)) || 0);
           if (q.has("elOffline")) node.beacon.state.elOffline = q.get("elOffline") === "1";
+          if (q.has("optimistic")) node.beacon.state.optimistic = q.get("optimistic") === "1";
+          if (q.has("drivesNode")) node.beacon.state.drivesNode = q.get("drivesNode") !== "0";
           return send(200, { ...node.beacon.state });
         }
       }

@@ -129,6 +129,7 @@ export async function startSimnet(
             elOffline: b.elOffline,
             peers: b.peers,
             version: b.version,
+            drivesNode: b.drivesNode,
           }).catch(async (error: unknown) => {
             await server.close();
             throw error;

@@ -48,6 +48,11 @@ export class SimNode {
   readonly random: Random;
   lagBlocks: number;
   stalledAt: number | null = null;
+  /**
+   * The highest head this node may report: an Ethereum execution node is moved only by the consensus
+   * client that drives it (beacon-server.ts sets this when its beacon node drives this node).
+   */
+  headCap: (() => number) | null = null;
   errorRate: number;
   errorKind: ErrorKind;
   syncing: boolean;
@@ -89,7 +94,8 @@ export class SimNode {
 
   /** The head this node reports right now, before any load-balancer flapping. */
   currentHead(): number {
-    const head = this.#ownHead();
+    let head = this.#ownHead();
+    if (this.headCap) head = Math.max(1, Math.min(head, this.headCap()));
     return this.stalledAt === null ? head : Math.min(head, this.stalledAt);
   }
 

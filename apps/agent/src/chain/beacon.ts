@@ -7,6 +7,10 @@ import { timedRequest, type TimedResponse } from "./http-timing.js";
  * (head slot; its latency is the one reported), then /eth/v1/node/syncing (sync_distance, is_syncing,
  * is_optimistic, el_offline), /eth/v1/node/peer_count (connected) and /eth/v1/node/version. Genesis time
  * (GET /eth/v1/beacon/genesis, read once) turns the clock into the wall-clock slot: 12 s slots.
+ * GET /eth/v1/beacon/blinded_blocks/head gives the head's execution block (number and hash, from the
+ * execution_payload_header): the blinded form carries the transactions' root instead of the
+ * transactions, a few kB where /eth/v2/beacon/blocks/head can be megabytes. The server compares it
+ * with the execution node's head of the same sample to tell whether this is the EL the beacon drives.
  */
 
 export const SECONDS_PER_SLOT = 12;
@@ -28,6 +32,19 @@ export function wallClockSlot(nowMs: number, genesisSeconds: number): number | n
   return s >= 0 ? s : null;
 }
 
+/**
+ * data.message.body.execution_payload_header of a blinded block (Beacon API SignedBlindedBeaconBlock,
+ * Bellatrix and later): block_number (decimal string) and block_hash (0x + 32 bytes). null before the
+ * merge or when the shape is not there.
+ */
+export function executionHeadOf(data: Record<string, unknown>): { block: number; hash: string } | null {
+  const message = data.message as { body?: { execution_payload_header?: Record<string, unknown> } } | undefined;
+  const header = message?.body?.execution_payload_header;
+  const block = uint(header?.block_number);
+  const hash = typeof header?.block_hash === "string" ? header.block_hash : "";
+  return block !== null && /^0x[0-9a-fA-F]{64}$/.test(hash) ? { block, hash: hash.toLowerCase() } : null;
+}
+
 export class BeaconAdapter {
   private genesisSeconds: number | null = null;
 
@@ -39,12 +56,15 @@ export class BeaconAdapter {
     return new URL(path.replace(/^\//, ""), base);
   }
 
-  private async get(path: string): Promise<{ data: Record<string, unknown>; res: TimedResponse }> {
+  private async get(
+    path: string,
+    maxBytes = 256 * 1024,
+  ): Promise<{ data: Record<string, unknown>; res: TimedResponse }> {
     const res = await timedRequest({
       url: this.url(path),
       method: "GET",
       timeoutMs: this.options.timeoutMs,
-      maxBytes: 256 * 1024,
+      maxBytes,
     });
     if (res.status < 200 || res.status >= 300) throw new Error(`GET ${path}: HTTP ${res.status}`);
     let json: unknown;
@@ -71,6 +91,8 @@ export class BeaconAdapter {
       elOffline: null,
       peers: null,
       version: null,
+      execBlock: null,
+      execHash: null,
       latency: null,
       error: null,
     };
@@ -78,14 +100,20 @@ export class BeaconAdapter {
     try {
       head = await this.get("/eth/v1/beacon/headers/head");
     } catch (error) {
-      return { ...empty, error: clip(error instanceof Error ? error.message : String(error)) };
+      // The wall-clock slot still says how far behind the last head the server saw is.
+      const wallSlot = this.genesisSeconds === null ? null : wallClockSlot(nowMs(), this.genesisSeconds);
+      return { ...empty, wallSlot, error: clip(error instanceof Error ? error.message : String(error)) };
     }
     const message = (head.data.header as { message?: Record<string, unknown> } | undefined)?.message;
     const headSlot = uint(message?.slot);
     const warnings: string[] = [];
-    const aux = async <T>(path: string, pick: (d: Record<string, unknown>) => T): Promise<T | null> => {
+    const aux = async <T>(
+      path: string,
+      pick: (d: Record<string, unknown>) => T,
+      maxBytes?: number,
+    ): Promise<T | null> => {
       try {
-        return pick((await this.get(path)).data);
+        return pick((await this.get(path, maxBytes)).data);
       } catch (error) {
         warnings.push(error instanceof Error ? error.message : String(error));
         return null;
@@ -94,10 +122,12 @@ export class BeaconAdapter {
     if (this.genesisSeconds === null) {
       this.genesisSeconds = await aux("/eth/v1/beacon/genesis", (d) => uint(d.genesis_time));
     }
-    const [sync, peers, version] = await Promise.all([
+    const [sync, peers, version, exec] = await Promise.all([
       aux("/eth/v1/node/syncing", (d) => d),
       aux("/eth/v1/node/peer_count", (d) => uint(d.connected)),
       aux("/eth/v1/node/version", (d) => (typeof d.version === "string" ? d.version.slice(0, 256) : null)),
+      // Electra blocks carry attestations with aggregation bits of up to 128 Ki bits each: allow 4 MiB.
+      aux("/eth/v1/beacon/blinded_blocks/head", executionHeadOf, 4 * 1024 * 1024),
     ]);
     const wallSlot = this.genesisSeconds === null ? null : wallClockSlot(nowMs(), this.genesisSeconds);
     if (headSlot === null) warnings.unshift("GET /eth/v1/beacon/headers/head: no slot in the header");
@@ -112,6 +142,8 @@ export class BeaconAdapter {
       elOffline: sync ? bool(sync.el_offline) : null,
       peers,
       version,
+      execBlock: exec?.block ?? null,
+      execHash: exec?.hash ?? null,
       latency: head.res.timing,
       error: warnings[0] ? clip(warnings[0]) : null,
     };

@@ -16,7 +16,8 @@ export type AlertRuleTypeValue =
   | "witness_missed_block"
   | "witness_feed_stale"
   | "witness_key_changed"
-  | "witness_version_behind";
+  | "witness_version_behind"
+  | "consensus_client_behind";
 export type AlertTargetKindValue = "node" | "endpoint" | "org_nodes" | "org_producers";
 
 export interface AlertRuleFields {

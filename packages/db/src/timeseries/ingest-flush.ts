@@ -1,6 +1,7 @@
 import type { SqlClient } from "../sql-client.js";
 import { BinaryCopyEncoder, copyFromStdin, ipBytes, uuidBytes, type CopyCapableClient } from "./copy-binary.js";
 import { upsertReportedSettings } from "../advisor/advisor-nodes.js";
+import { writeBeaconSamples, type BeaconSampleRow } from "../beacon/beacon-samples.js";
 import { NODE_SAMPLE_METRICS } from "./node-samples.js";
 
 /**
@@ -52,6 +53,8 @@ export interface IngestFlushBatch {
   lagBlocks: readonly (number | null)[];
   /** Kernel settings the batch reported last (JSON for node_reported_settings); null/absent = none. */
   settings?: unknown;
+  /** Ethereum consensus-client readings (beacon_samples, node_beacon_latest); absent = none. */
+  beacon?: readonly BeaconSampleRow[] | null;
 }
 
 export interface IngestFlushResult {
@@ -224,6 +227,7 @@ export async function writeIngestFlush(
       await session.query(UPSERT_LATEST_SQL, [nodes.ids, nodes.latestTimes]);
       await session.query(UPDATE_NODES_SQL, [nodes.ids, nodes.seenAt, nodes.agentVersions, nodes.clientVersions]);
       await upsertReportedSettings(session, nodes.settings);
+      await writeBeaconSamples(session, batches);
     };
     try {
       await session.query("BEGIN");

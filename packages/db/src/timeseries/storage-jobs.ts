@@ -3,6 +3,7 @@ import { z } from "zod";
 import { getStorageMode, type StorageMode } from "../migrate/storage-mode.js";
 import type { SqlClient } from "../sql-client.js";
 import { dbNumber } from "./row-values.js";
+import { pruneBeaconSamples } from "../beacon/beacon-samples.js";
 
 const MINUTE = 60_000;
 const HOUR = 3_600_000;
@@ -124,6 +125,13 @@ export async function runStorageMaintenance(sql: SqlClient, now: Date = new Date
   const deleted = z.object({ deleted: z.number() }).parse(orphans.rows[0]).deleted;
   if (deleted > 0)
     actions.push({ action: "delete_orphans", relation: "node_latest", detail: `${deleted} rows of deleted nodes` });
+  const beacon = await pruneBeaconSamples(sql, now);
+  if (beacon.orphans > 0)
+    actions.push({
+      action: "delete_orphans",
+      relation: "node_beacon_latest",
+      detail: `${beacon.orphans} rows of deleted nodes`,
+    });
   return { mode, actions };
 }
 

@@ -259,6 +259,18 @@ export const beaconGroupSchema = z.object({
   peers: count.nullable(),
   /** /eth/v1/node/version → data.version */
   version: z.string().max(256).nullable(),
+  /**
+   * The beacon head's execution block: /eth/v1/beacon/blinded_blocks/head →
+   * data.message.body.execution_payload_header.block_number / block_hash (Bellatrix and later). The
+   * server compares them with the execution node's own head of the same sample (is this the EL the
+   * beacon node drives?). Optional: agents before this field omit them; null when not read.
+   */
+  execBlock: count.nullable().optional(),
+  execHash: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/)
+    .nullable()
+    .optional(),
   latency: chainLatencySchema.nullable(),
   error: z.string().max(WIRE_LIMITS.maxMessageLength).nullable(),
 });

@@ -200,6 +200,32 @@ export const IngestVantage = z.object({
 });
 export type IngestVantage = z.infer<typeof IngestVantage>;
 
+/**
+ * One agent sample's Ethereum consensus-client reading (wire group `beacon`, Beacon API), with the
+ * server's check of the execution client it drives against the node's own head (see @rpcpulse/services
+ * normalise-beacon.ts). Written to beacon_samples and node_beacon_latest.
+ */
+const slot = z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER).nullable();
+export const IngestBeaconRow = z.object({
+  time: z.number().int().positive(),
+  ok: z.boolean(),
+  headSlot: slot,
+  wallSlot: slot,
+  slotsBehind: z.number().int().min(-1_000_000).max(1_000_000_000).nullable(),
+  syncDistance: slot,
+  syncing: z.boolean().nullable(),
+  optimistic: z.boolean().nullable(),
+  elOffline: z.boolean().nullable(),
+  peers: z.number().int().nonnegative().nullable(),
+  version: z.string().max(256).nullable(),
+  execBlock: slot,
+  execHash: z.string().max(66).nullable(),
+  elBlock: slot,
+  elCheck: z.enum(["match", "hash-mismatch", "el-ahead", "el-offline"]).nullable(),
+  error: z.string().max(512).nullable(),
+});
+export type IngestBeaconRow = z.infer<typeof IngestBeaconRow>;
+
 export const IngestBatchPayload = z
   .object({
     organizationId: EntityId,
@@ -219,6 +245,8 @@ export const IngestBatchPayload = z
     remoteIps: IngestRemoteIpColumns,
     /** Kernel settings the agent reported last in the batch (wire `settings` group); read by the tuning advisor. */
     settings: IngestReportedSettings.nullable().optional(),
+    /** Ethereum nodes with a consensus client (agent --beacon-url): one row per sample that carried it. */
+    beacon: z.array(IngestBeaconRow).max(MAX_INGEST_SAMPLES).optional(),
     /** Opt-in vantage probing: results already checked against the listed endpoints by the ingest API. */
     vantage: IngestVantage.optional(),
   })

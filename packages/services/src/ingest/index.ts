@@ -5,3 +5,4 @@ export * from "./network-heads.js";
 export * from "./normalise-agent-batch.js";
 export * from "./select-vantage-probes.js";
 export * from "./write-ingest-job.js";
+export * from "./normalise-beacon.js";

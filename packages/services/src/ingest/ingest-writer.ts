@@ -49,7 +49,7 @@ export type IngestWriteJob = Pick<
   | "samples"
   | "remoteIps"
 > &
-  Partial<Pick<IngestJob, "settings">>;
+  Partial<Pick<IngestJob, "settings" | "beacon">>;
 
 export interface IngestWriteResult {
   /** Rows committed by the flush this batch was part of (the whole flush, not only this batch). */
@@ -110,6 +110,7 @@ export function createIngestWriter(
     samples: job.samples,
     remoteIps: job.remoteIps,
     settings: job.settings ?? null,
+    beacon: job.beacon ?? null,
     lagBlocks: options.networkHeads?.lagBlocks(headBatchOf(job)) ?? job.samples.time.map(() => null),
   });
 

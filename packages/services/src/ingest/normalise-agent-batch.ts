@@ -1,4 +1,5 @@
-import type { IngestMetricField, IngestRemoteIpColumns } from "@rpcpulse/db";
+import type { BeaconSampleRow, IngestMetricField, IngestRemoteIpColumns } from "@rpcpulse/db";
+import { beaconRowOf } from "./normalise-beacon.js";
 import type { AgentBatch, AgentSample } from "@rpcpulse/domain";
 
 /**
@@ -21,6 +22,8 @@ export interface NormalisedBatch {
    * outbound destinations. null = neither reported.
    */
   settings: ReportedSettings | null;
+  /** Consensus-client readings (wire `beacon` group), one per sample that carried it; absent when none did. */
+  beacon?: BeaconSampleRow[];
 }
 
 export type ReportedSettings = Partial<NonNullable<AgentSample["settings"]>> & {
@@ -149,6 +152,7 @@ export function normaliseAgentBatch(batch: AgentBatch): NormalisedBatch {
   };
   let clientVersion: string | null = null;
   let settings: ReportedSettings | null = null;
+  const beacon: BeaconSampleRow[] = [];
   batch.samples.forEach((sample, index) => {
     columns.time!.push(Date.parse(sample.collectedAt));
     const metrics = metricsOf(sample) as Record<string, unknown>;
@@ -161,6 +165,14 @@ export function normaliseAgentBatch(batch: AgentBatch): NormalisedBatch {
     clientVersion = sample.chain?.clientVersion ?? clientVersion;
     const reported = settingsOf(sample);
     if (reported) settings = { ...settings, ...reported };
+    const row = beaconRowOf(sample);
+    if (row) beacon.push(row);
   });
-  return { samples: columns as NormalisedSampleColumns, remoteIps, clientVersion, settings };
+  return {
+    samples: columns as NormalisedSampleColumns,
+    remoteIps,
+    clientVersion,
+    settings,
+    ...(beacon.length > 0 ? { beacon } : {}),
+  };
 }
