@@ -41,6 +41,8 @@ describe("time series, TimescaleDB mode (PGlite)", () => {
         ),
       );
     assert.deepEqual(hypertables, [
+      // Consensus-client readings beside Ethereum nodes (0021): small rows, uncompressed.
+      { hypertable_name: "beacon_samples", compression_enabled: false },
       { hypertable_name: "node_remote_ips", compression_enabled: true },
       { hypertable_name: "node_samples", compression_enabled: true },
       // Ranking rollups are rewritten while their buckets are open (0019); producer readings are small (0017).
