@@ -1,5 +1,6 @@
 /** One evaluation round's reads: targets of every enabled rule and the series they need. */
 import {
+  listNodeBeaconLatest,
   listNodeHeads,
   listNodeIdsByOrganization,
   listProducerMisses,
@@ -13,6 +14,7 @@ import {
   type AlertRuleRow,
   type EndpointAlertSnapshot,
   type NodeAlertSnapshot,
+  type NodeBeaconLatest,
   type NodeFinalityState,
   type NodePublicHeadRow,
   type PrismaClient,
@@ -86,6 +88,9 @@ export async function collectAlertTargets(
   const publicHeads = nodeRules.some((r) => r.type === "public_head_behind")
     ? new Map((await listNodeHeads(deps.sql, nodeIds)).map((h) => [h.nodeId, h.publicHead]))
     : new Map<string, NodePublicHeadRow | null>();
+  const beacons = nodeRules.some((r) => r.type === "consensus_client_behind")
+    ? new Map((await listNodeBeaconLatest(deps.sql, nodeIds)).map((b) => [b.nodeId, b]))
+    : new Map<string, NodeBeaconLatest>();
   const suggestions = nodeRules.some((r) => r.type === "suggestion")
     ? await readHighSeveritySuggestions(deps.sql, nodeIds)
     : new Map<string, { open: number; title: string | null }>();
@@ -116,6 +121,7 @@ export async function collectAlertTargets(
           suggestions: suggestions.get(id),
           finality: finality.get(id),
           publicHead: publicHeads.get(id),
+          beacon: beacons.get(id),
         },
         now,
       );

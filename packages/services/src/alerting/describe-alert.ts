@@ -72,6 +72,10 @@ export function describeCondition(input: DescribeInput): string {
       return value > 0 ? `signing key changed or disabled${extra}` : "signing key unchanged";
     case "witness_version_behind":
       return value > 0 ? `version behind the majority${extra}` : "version at the majority";
+    case "consensus_client_behind": {
+      const slots = Math.round(value);
+      return `consensus client ${slots} slot${slots === 1 ? "" : "s"} behind the wall clock (~${formatDuration(slots * 12_000)})${extra}`;
+    }
   }
 }
 

@@ -6,9 +6,11 @@ import type {
   EndpointAlertSnapshot,
   EndpointVantageProbes,
   NodeAlertSnapshot,
+  NodeBeaconLatest,
   NodeFinalityState,
   NodePublicHeadRow,
 } from "@rpcpulse/db";
+import { measureConsensusBehind } from "./measure-beacon.js";
 import { measureFinalityStalled, measurePublicHeadBehind } from "./measure-chain-heads.js";
 import type { AlertRuleType } from "./rule-params.js";
 
@@ -49,6 +51,8 @@ export interface NodeExtras {
   finality?: NodeFinalityState | undefined;
   /** public_head_behind: the latest check of its public URL (listNodeHeads). */
   publicHead?: NodePublicHeadRow | null | undefined;
+  /** consensus_client_behind: the newest Beacon API reading (listNodeBeaconLatest). */
+  beacon?: NodeBeaconLatest | undefined;
 }
 
 export function measureNode(type: AlertRuleType, node: NodeAlertSnapshot, extras: NodeExtras, now: Date): Measurement {
@@ -85,6 +89,8 @@ export function measureNode(type: AlertRuleType, node: NodeAlertSnapshot, extras
       return measureFinalityStalled(extras.finality, now, { freshMs: FRESH_SAMPLE_MS });
     case "public_head_behind":
       return measurePublicHeadBehind(extras.publicHead, node.blockIntervalMs, now, { freshMs: FRESH_SAMPLE_MS });
+    case "consensus_client_behind":
+      return measureConsensusBehind(extras.beacon, now, { freshMs: FRESH_SAMPLE_MS });
     case "endpoint_down":
     case "witness_missed_block":
     case "witness_feed_stale":

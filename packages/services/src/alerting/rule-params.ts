@@ -17,6 +17,7 @@ export const ALERT_RULE_TYPES = [
   "witness_feed_stale",
   "witness_key_changed",
   "witness_version_behind",
+  "consensus_client_behind",
 ] as const;
 export type AlertRuleType = (typeof ALERT_RULE_TYPES)[number];
 
@@ -145,6 +146,15 @@ export const RULE_TYPES: Record<AlertRuleType, RuleTypeInfo> = {
     defaults: { threshold: 1, degraded: null, windowMinutes: 0 },
     max: 1,
     help: "1 while the witness runs a version older than the schedule's majority version (before a hardfork).",
+  },
+  consensus_client_behind: {
+    label: "Consensus client behind (Ethereum beacon node)",
+    unit: "slots",
+    targets: "node",
+    // 12 s slots: 4 slots (48 s) degraded, 8 slots (~1.6 min) firing; a missed proposal is 1 slot.
+    defaults: { threshold: 8, degraded: 4, windowMinutes: 0 },
+    max: 10_000_000,
+    help: "Slots the Ethereum consensus client's head is behind the wall-clock slot (Beacon API, latest reading); while its Beacon API fails, counted from the last head it served.",
   },
 };
 
