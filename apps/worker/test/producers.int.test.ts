@@ -84,7 +84,7 @@ describe("producers: witnesses read by the worker from simnet", () => {
     };
     const gtg = await registerProducer({ sql: db.pool }, ctx, { network: "hive", account: "gtg" });
     await assert.rejects(
-      registerProducer({ sql: db.pool }, ctx, { network: "polkadot", account: "gtg" }),
+      registerProducer({ sql: db.pool }, ctx, { network: "ethereum-mainnet", account: "gtg" }),
       /Hive and Steem/,
     );
     const channel = await createAlertChannel(deps, ctx, { name: "hook", type: "webhook", url: `${hook.url}/witness` });

@@ -50,6 +50,8 @@ describe("time series, TimescaleDB mode (PGlite)", () => {
       { hypertable_name: "probe_rank_5m", compression_enabled: false },
       { hypertable_name: "probe_results", compression_enabled: true },
       { hypertable_name: "producer_samples", compression_enabled: false },
+      // Validator era points against the median (0020), small like the producer readings.
+      { hypertable_name: "validator_samples", compression_enabled: false },
     ]);
   });
 

@@ -137,6 +137,18 @@ const witnessSchema = z
   })
   .strict();
 
+/** A Polkadot/Kusama validator whose trouble the demo shows (families/substrate-validators.ts). */
+const validatorSchema = z
+  .object({
+    network: z.string(),
+    /** SS58 stash of one of the network's simulated validators (ValidatorBook.address(i)). */
+    address: z.string().min(46).max(48),
+    offline: z.boolean().optional(),
+    pointsRate: z.number().min(0).max(2).optional(),
+    unclaimedEras: z.number().int().min(0).max(84).optional(),
+  })
+  .strict();
+
 export const simnetConfigSchema = z
   .object({
     /** Seeds every derived hash and every random draw. */
@@ -149,6 +161,7 @@ export const simnetConfigSchema = z
     headPollMs: z.number().int().positive().default(250),
     nodes: z.array(nodeSchema).min(1, "at least one node"),
     witnesses: z.array(witnessSchema).default([]),
+    validators: z.array(validatorSchema).default([]),
     /** Loopback HTTP control of the running simnet (control-server.ts); absent = none. */
     controlPort: z.number().int().min(0).max(65535).optional(),
   })
@@ -178,6 +191,16 @@ export const simnetConfigSchema = z
           code: "custom",
           path: ["witnesses", i, "account"],
           message: `not a scheduled witness of ${w.network}; known: ${witnessesOf(chain).join(", ")}`,
+        });
+      }
+    });
+    cfg.validators.forEach((v, i) => {
+      const chain = findNetwork(v.network)?.chain;
+      if (chain !== "polkadot") {
+        ctx.addIssue({
+          code: "custom",
+          path: ["validators", i, "network"],
+          message: "validators exist on polkadot/kusama only",
         });
       }
     });

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { WitnessBook } from "./families/hive-witnesses.js";
+import type { ValidatorBook } from "./families/substrate-validators.js";
 
 /**
  * Loopback control of a running simnet for the demo and the e2e suite (config `controlPort`): the
@@ -9,6 +10,11 @@ import type { WitnessBook } from "./families/hive-witnesses.js";
  *   POST /witnesses/<network>/<account>/feed-age?hours=N  its feed is frozen N hours ago (N=-1: hourly again)
  *   POST /witnesses/<network>/<account>/key?disable=1     the null key (disabled), or a new key
  *   POST /witnesses/<network>/<account>/version?v=1.27.5  running version
+ *   POST /validators/<network>/<stash>/offline?on=1|0      offline now (no points; reported at the session end) / back
+ *   POST /validators/<network>/<stash>/drop?chill=0|1       leaves the active set at the next era → {fromBlock}
+ *   POST /validators/<network>/<stash>/rejoin               back in the active set from the next era
+ *   POST /validators/<network>/<stash>/keys?onNode=0|1      the node loses (or regains) the on-chain session keys
+ *   POST /validators/<network>/<stash>/unclaimed?eras=N     unclaimed payouts of the last N eras
  *   POST /nodes/<name>/stall?on=1|0                       stall / resume a node's head
  *   POST /nodes/<name>/beacon?lagSlots=N&elOffline=0|1&optimistic=0|1&drivesNode=0|1
  *                                                         the Beacon API beside an Ethereum node: lagSlots
@@ -17,6 +23,7 @@ import type { WitnessBook } from "./families/hive-witnesses.js";
 
 export interface ControlTarget {
   witnesses(network: string): WitnessBook;
+  validators(network: string): ValidatorBook;
   node(name: string): {
     setStalled(v: boolean): void;
     head(): number;
@@ -60,6 +67,34 @@ export async function startControlServer(target: ControlTarget, port: number): P
           const v = q.get("v") ?? "";
           if (!/^\d+\.\d+\.\d+$/.test(v)) return send(400, { error: "v must be major.minor.patch" });
           book.setRunningVersion(account, v);
+          return send(200, { ok: true });
+        }
+      }
+      if (parts[0] === "validators" && parts.length === 4) {
+        const [, network = "", stash = "", action] = parts;
+        const book = target.validators(network);
+        if (!book.has(stash)) return send(404, { error: `${stash} is not a simulated validator of ${network}` });
+        const head = book.network.head();
+        if (action === "offline") {
+          if (q.get("on") === "0") {
+            book.setOnline(stash, head);
+            return send(200, { ok: true, head });
+          }
+          return send(200, { head, ...book.setOffline(stash, head) });
+        }
+        if (action === "drop") return send(200, { head, ...book.drop(stash, head, q.get("chill") === "1") });
+        if (action === "rejoin") {
+          book.rejoin(stash);
+          return send(200, { ok: true });
+        }
+        if (action === "keys") {
+          book.setKeysOnNode(stash, q.get("onNode") === "1");
+          return send(200, { ok: true });
+        }
+        if (action === "unclaimed") {
+          const eras = Number(q.get("eras"));
+          if (!Number.isInteger(eras) || eras < 0 || eras > 84) return send(400, { error: "eras must be 0-84" });
+          book.setUnclaimedEras(stash, eras);
           return send(200, { ok: true });
         }
       }

@@ -9,6 +9,7 @@ import { loadRuntimeSnapshot, type RuntimeSnapshot } from "./families/substrate-
 import type { Family } from "./families/types.js";
 import type { LatencySpec } from "./latency.js";
 import { witnessBookOf, type WitnessBook } from "./families/hive-witnesses.js";
+import { validatorBookOf, type ValidatorBook } from "./families/substrate-validators.js";
 import { ChainNetwork } from "./network.js";
 import { startBeaconServer, type BeaconState } from "./beacon-server.js";
 import { startControlServer, type ControlServer } from "./control-server.js";
@@ -29,6 +30,7 @@ export type { LatencySpec } from "./latency.js";
 export { ChainNetwork } from "./network.js";
 export type { BeaconState } from "./beacon-server.js";
 export { NULL_SIGNING_KEY, type WitnessBook } from "./families/hive-witnesses.js";
+export { ACTIVE_SET_SIZE, ERA_BLOCKS, SESSION_BLOCKS, type ValidatorBook } from "./families/substrate-validators.js";
 
 /** A running simulated node: where to reach it and the knobs to turn while it runs. */
 export interface SimnetNodeHandle {
@@ -63,6 +65,8 @@ export interface Simnet {
   node(name: string): SimnetNodeHandle;
   /** Witness state of a Hive/Steem network of this simnet (miss a slot, age a feed, change a key). */
   witnesses(network: string): WitnessBook;
+  /** Staking state of a Polkadot/Kusama network of this simnet (validator offline, dropped, keys lost). */
+  validators(network: string): ValidatorBook;
   /** URL of the control server (config controlPort), null without one. */
   controlUrl: string | null;
   close(): Promise<void>;
@@ -166,6 +170,10 @@ export async function startSimnet(
     const network = networks.get(w.network);
     if (network) witnessBookOf(network).configure(w);
   }
+  for (const v of config.validators) {
+    const network = networks.get(v.network);
+    if (network) validatorBookOf(network).configure(v);
+  }
   const simnet: Simnet = {
     controlUrl: null,
     config,
@@ -176,6 +184,12 @@ export async function startSimnet(
       if (!network || (network.info.chain !== "hive" && network.info.chain !== "steem"))
         throw new Error(`no hive/steem network ${slug} in this simnet`);
       return witnessBookOf(network);
+    },
+    validators(slug) {
+      const network = networks.get(slug);
+      if (!network || network.info.chain !== "polkadot")
+        throw new Error(`no polkadot/kusama network ${slug} in this simnet`);
+      return validatorBookOf(network);
     },
     node(name) {
       const found = handles.find((h) => h.name === name);

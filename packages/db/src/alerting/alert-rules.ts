@@ -17,6 +17,9 @@ export type AlertRuleTypeValue =
   | "witness_feed_stale"
   | "witness_key_changed"
   | "witness_version_behind"
+  | "validator_left_active_set"
+  | "validator_low_era_points"
+  | "validator_offline_report"
   | "consensus_client_behind";
 export type AlertTargetKindValue = "node" | "endpoint" | "org_nodes" | "org_producers";
 

@@ -1,3 +1,4 @@
 export * from "./producers.js";
 export * from "./producer-readings.js";
 export * from "./miss-evidence.js";
+export * from "./validators.js";

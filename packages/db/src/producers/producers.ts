@@ -8,11 +8,15 @@ import { dbDate, dbDateOrNull, dbNumber, dbNumberOrNull } from "../timeseries/ro
  */
 
 export const PRODUCER_ACCOUNT_PATTERN = /^[a-z][a-z0-9.-]{2,15}$/;
+/** A validator stash: an SS58 address (base58, 46-48 characters; checksum and prefix checked by the service). */
+export const VALIDATOR_ADDRESS_PATTERN = /^[1-9A-HJ-NP-Za-km-z]{46,48}$/;
+export const PRODUCER_KINDS = ["witness", "validator"] as const;
+export type ProducerKind = (typeof PRODUCER_KINDS)[number];
 
 export interface ProducerRow {
   id: string;
   organizationId: string;
-  kind: "witness";
+  kind: ProducerKind;
   network: string;
   account: string;
   createdAt: Date;
@@ -22,7 +26,7 @@ const ProducerDbRow = z
   .object({
     id: z.string(),
     organization_id: z.string(),
-    kind: z.literal("witness"),
+    kind: z.enum(PRODUCER_KINDS),
     network: z.string(),
     account: z.string(),
     created_at: dbDate,
@@ -38,13 +42,19 @@ const ProducerDbRow = z
 
 const PRODUCER_COLUMNS = `p.id::text AS id, p.organization_id, p.kind, nw.slug AS network, p.account, p.created_at`;
 
-export const InsertProducerParams = z.object({
-  organizationId: z.string().min(1),
-  network: z.string().min(1),
-  account: z.string().regex(PRODUCER_ACCOUNT_PATTERN),
-});
+export const InsertProducerParams = z
+  .object({
+    organizationId: z.string().min(1),
+    network: z.string().min(1),
+    kind: z.enum(PRODUCER_KINDS).default("witness"),
+    account: z.string().min(1).max(64),
+  })
+  .refine((p) => (p.kind === "witness" ? PRODUCER_ACCOUNT_PATTERN : VALIDATOR_ADDRESS_PATTERN).test(p.account), {
+    path: ["account"],
+    message: "not an account of this kind",
+  });
 
-/** Register a witness account; null when the network is unknown; the existing row when already registered. */
+/** Register a witness account or validator stash; null when the network is unknown; the existing row when already registered. */
 export async function insertProducer(
   sql: SqlClient,
   params: z.input<typeof InsertProducerParams>,
@@ -54,7 +64,7 @@ export async function insertProducer(
     `WITH nw AS (SELECT id, slug FROM networks WHERE slug = $2),
      ins AS (
        INSERT INTO producers (organization_id, network_id, kind, account)
-       SELECT $1, nw.id, 'witness', $3 FROM nw
+       SELECT $1, nw.id, $4, $3 FROM nw
        ON CONFLICT (organization_id, network_id, account) DO NOTHING
        RETURNING *)
      SELECT ${PRODUCER_COLUMNS} FROM ins p JOIN nw ON nw.id = p.network_id
@@ -62,7 +72,7 @@ export async function insertProducer(
      SELECT ${PRODUCER_COLUMNS}
      FROM producers p JOIN networks nw ON nw.id = p.network_id
      WHERE p.organization_id = $1 AND nw.slug = $2 AND p.account = $3`,
-    [p.organizationId, p.network, p.account],
+    [p.organizationId, p.network, p.account, p.kind],
   );
   return rows[0] ? ProducerDbRow.parse(rows[0]) : null;
 }
@@ -113,7 +123,7 @@ const StatusDbRow = z
   .object({
     id: z.string(),
     organization_id: z.string(),
-    kind: z.literal("witness"),
+    kind: z.enum(PRODUCER_KINDS),
     network: z.string(),
     account: z.string(),
     created_at: dbDate,
@@ -173,7 +183,7 @@ const StatusDbRow = z
 /** Producers of some organizations (or all, for the worker) with their latest reading. */
 export async function listProducerStatuses(
   sql: SqlClient,
-  params: { organizationIds?: readonly string[]; ids?: readonly string[] } = {},
+  params: { organizationIds?: readonly string[]; ids?: readonly string[]; kind?: ProducerKind } = {},
 ): Promise<ProducerStatusRow[]> {
   const { rows } = await sql.query(
     `SELECT ${PRODUCER_COLUMNS}, l.observed_at, l.source, l.head_block, l.total_missed, l.last_confirmed_block,
@@ -185,37 +195,43 @@ export async function listProducerStatuses(
      LEFT JOIN producer_latest l ON l.producer_id = p.id
      WHERE ($1::text[] IS NULL OR p.organization_id = ANY($1::text[]))
        AND ($2::uuid[] IS NULL OR p.id = ANY($2::uuid[]))
+       AND ($3::text IS NULL OR p.kind = $3)
      ORDER BY nw.slug, p.account, p.organization_id
      LIMIT 10000`,
-    [params.organizationIds ? [...params.organizationIds] : null, params.ids ? [...params.ids] : null],
+    [
+      params.organizationIds ? [...params.organizationIds] : null,
+      params.ids ? [...params.ids] : null,
+      params.kind ?? null,
+    ],
   );
   return rows.map((r) => StatusDbRow.parse(r));
 }
 
 /**
- * Where to read a network's witnesses from: the public URLs of the organizations' own nodes on it
+ * Where to read a network's producers from: the public URLs of the organizations' own nodes on it
  * first, then the directory's active endpoints, best ranked first, then those still on probation.
+ * `family`: which API (hive for witnesses, sidecar for validators); default hive.
  */
 export async function listProducerSources(
   sql: SqlClient,
-  params: { network: string; organizationIds: readonly string[]; limit?: number },
+  params: { network: string; organizationIds: readonly string[]; limit?: number; family?: "hive" | "sidecar" },
 ): Promise<string[]> {
   const { rows } = await sql.query(
     `SELECT url FROM (
        SELECT n.public_url AS url, 0 AS tier, 0::float8 AS score
        FROM nodes n JOIN networks nw ON nw.id = n.network_id
-       WHERE nw.slug = $1 AND n.organization_id = ANY($2::text[]) AND n.api_family = 'hive'
+       WHERE nw.slug = $1 AND n.organization_id = ANY($2::text[]) AND n.api_family = $4::api_family
          AND n.public_url IS NOT NULL AND n.public_url <> ''
        UNION ALL
        SELECT e.url, CASE WHEN e.status = 'active' THEN 1 ELSE 2 END AS tier, coalesce(max(r.score), 0)::float8 AS score
        FROM public_endpoints e JOIN networks nw ON nw.id = e.network_id
        LEFT JOIN endpoint_rankings r ON r.endpoint_id = e.id
-       WHERE nw.slug = $1 AND e.status <> 'dead' AND e.api_family = 'hive'
+       WHERE nw.slug = $1 AND e.status <> 'dead' AND e.api_family = $4::api_family
        GROUP BY e.url, e.status
      ) s
      GROUP BY url ORDER BY min(tier), max(score) DESC, url
      LIMIT $3`,
-    [params.network, [...params.organizationIds], params.limit ?? 3],
+    [params.network, [...params.organizationIds], params.limit ?? 3, params.family ?? "hive"],
   );
   return rows.map((r) => z.object({ url: z.string() }).parse(r).url);
 }

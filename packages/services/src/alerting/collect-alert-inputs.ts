@@ -23,6 +23,8 @@ import {
 import { findNetwork } from "@rpcpulse/domain";
 import { measureEndpoint, measureNode, type Measurement } from "./measure.js";
 import { measureProducer } from "./measure-producers.js";
+import { collectValidatorTargets } from "./collect-validator-targets.js";
+import { isValidatorRuleType } from "./measure-validators.js";
 import { resolveThresholds, type AlertRuleType } from "./rule-params.js";
 
 export interface AlertTarget {
@@ -165,10 +167,14 @@ async function collectProducerTargets(
   now: Date,
   byRule: Map<string, AlertTarget[]>,
 ): Promise<void> {
-  const producerRules = rules.filter((r) => r.targetKind === "org_producers");
+  const allProducerRules = rules.filter((r) => r.targetKind === "org_producers");
+  const validatorRules = allProducerRules.filter((r) => isValidatorRuleType(r.type as AlertRuleType));
+  for (const [ruleId, targets] of await collectValidatorTargets(deps, validatorRules, now)) byRule.set(ruleId, targets);
+  const producerRules = allProducerRules.filter((r) => !isValidatorRuleType(r.type as AlertRuleType));
   if (producerRules.length === 0) return;
   const producers = await listProducerStatuses(deps.sql, {
     organizationIds: [...new Set(producerRules.map((r) => r.organizationId))],
+    kind: "witness",
   });
   const windowOf = (r: AlertRuleRow) => resolveThresholds(r.type as AlertRuleType, r.params).windowMinutes;
   const longest = Math.max(0, ...producerRules.map(windowOf));

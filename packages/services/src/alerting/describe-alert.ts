@@ -72,6 +72,14 @@ export function describeCondition(input: DescribeInput): string {
       return value > 0 ? `signing key changed or disabled${extra}` : "signing key unchanged";
     case "witness_version_behind":
       return value > 0 ? `version behind the majority${extra}` : "version at the majority";
+    case "validator_left_active_set":
+      return value > 0 ? `not in the active set${extra}` : "in the active set";
+    case "validator_low_era_points":
+      return `era points ${round(value)}% below the set's median${extra}`;
+    case "validator_offline_report": {
+      const n = Math.round(value);
+      return `reported offline ${n} time${n === 1 ? "" : "s"}${extra}`;
+    }
     case "consensus_client_behind": {
       const slots = Math.round(value);
       return `consensus client ${slots} slot${slots === 1 ? "" : "s"} behind the wall clock (~${formatDuration(slots * 12_000)})${extra}`;

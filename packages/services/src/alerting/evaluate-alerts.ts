@@ -37,7 +37,7 @@ import {
   type EvaluatorRule,
 } from "./evaluator.js";
 import { queueStoredDelivery, serialiseMessage } from "./enqueue-delivery.js";
-import { resolveThresholds, RULE_TYPES, type AlertRuleType } from "./rule-params.js";
+import { isEventRuleType, resolveThresholds, RULE_TYPES, type AlertRuleType } from "./rule-params.js";
 
 export interface EvaluationReport {
   rules: number;
@@ -56,7 +56,7 @@ function evaluatorRule(rule: AlertRuleRow): EvaluatorRule {
   return {
     ...resolveThresholds(rule.type as AlertRuleType, rule.params),
     // A missed block is an event, not a condition that may pass: it fires at once.
-    forMs: rule.type === "witness_missed_block" ? 0 : rule.forSeconds * 1000,
+    forMs: isEventRuleType(rule.type as AlertRuleType) ? 0 : rule.forSeconds * 1000,
     resolveForMs: rule.resolveForSeconds * 1000,
     renotifyMs: rule.renotifyMinutes * 60_000,
     notifyResolved: rule.notifyResolved,

@@ -70,7 +70,10 @@ async function toFields(deps: ServiceDeps, ctx: ServiceContext, raw: unknown): P
   const info = RULE_TYPES[input.type];
   const [kind, id] = input.target.split(":") as ["org" | "node" | "endpoint", string | undefined];
   if (info.targets === "producer" && kind !== "org")
-    fieldError("target", `${info.label} applies to the organization's witnesses: pick "every producer".`);
+    fieldError(
+      "target",
+      `${info.label} applies to the organization's witnesses and validators: pick "every producer".`,
+    );
   if (kind === "endpoint" && info.targets === "node") fieldError("target", `${info.label} applies to nodes only.`);
   if (kind !== "endpoint" && info.targets === "endpoint")
     fieldError("target", `${info.label} applies to public endpoints only.`);

@@ -96,6 +96,9 @@ export function measureNode(type: AlertRuleType, node: NodeAlertSnapshot, extras
     case "witness_feed_stale":
     case "witness_key_changed":
     case "witness_version_behind":
+    case "validator_left_active_set":
+    case "validator_low_era_points":
+    case "validator_offline_report":
       return { value: null };
   }
 }

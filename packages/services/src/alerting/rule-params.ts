@@ -17,6 +17,9 @@ export const ALERT_RULE_TYPES = [
   "witness_feed_stale",
   "witness_key_changed",
   "witness_version_behind",
+  "validator_left_active_set",
+  "validator_low_era_points",
+  "validator_offline_report",
   "consensus_client_behind",
 ] as const;
 export type AlertRuleType = (typeof ALERT_RULE_TYPES)[number];
@@ -147,6 +150,32 @@ export const RULE_TYPES: Record<AlertRuleType, RuleTypeInfo> = {
     max: 1,
     help: "1 while the witness runs a version older than the schedule's majority version (before a hardfork).",
   },
+  validator_left_active_set: {
+    label: "Validator not in the active set",
+    unit: "",
+    targets: "producer",
+    defaults: { threshold: 1, degraded: null, windowMinutes: 0 },
+    max: 1,
+    help: "1 while the validator stash is not in the session's validator set (it left it, was not elected, or was chilled).",
+  },
+  validator_low_era_points: {
+    label: "Validator era points below the set's median",
+    unit: "% below the median",
+    targets: "producer",
+    // Fires below 50 % of the median (50 % short), degraded below 70 %; read only after a quarter of the era.
+    defaults: { threshold: 50, degraded: 30, windowMinutes: 0 },
+    max: 100,
+    help: "How far (percent) the validator's era points are below the active set's median, once 25 % of the era has passed.",
+  },
+  validator_offline_report: {
+    label: "Validator reported offline",
+    unit: "offline reports",
+    targets: "producer",
+    // An event (imOnline.SomeOffline): fires at once, clears after the window.
+    defaults: { threshold: 1, degraded: null, windowMinutes: 240 },
+    max: 10_000,
+    help: "Offline reports (imOnline.SomeOffline naming the stash) within the window; the alert names the block.",
+  },
   consensus_client_behind: {
     label: "Consensus client behind (Ethereum beacon node)",
     unit: "slots",
@@ -157,6 +186,11 @@ export const RULE_TYPES: Record<AlertRuleType, RuleTypeInfo> = {
     help: "Slots the Ethereum consensus client's head is behind the wall-clock slot (Beacon API, latest reading); while its Beacon API fails, counted from the last head it served.",
   },
 };
+
+/** Rule types that are events (a miss, an offline report): they fire at once, whatever the for-duration. */
+export function isEventRuleType(type: AlertRuleType): boolean {
+  return type === "witness_missed_block" || type === "validator_offline_report";
+}
 
 /** Rule types whose targets are an organization's block producers (target kind org_producers). */
 export function isProducerRuleType(type: AlertRuleType): boolean {
@@ -208,7 +242,7 @@ export function normaliseRuleParams(type: AlertRuleType, input: unknown): RulePa
   if (p.resolveBelow !== null && p.resolveBelow > p.threshold) {
     bad("resolveBelow", "The resolve threshold cannot be above the firing threshold.");
   }
-  if ((type === "endpoint_down" || type === "latency_p95" || type === "witness_missed_block") && p.windowMinutes < 1) {
+  if ((type === "endpoint_down" || type === "latency_p95" || isEventRuleType(type)) && p.windowMinutes < 1) {
     bad("windowMinutes", "This rule type needs a window of at least 1 minute.");
   }
   return p;

@@ -15,6 +15,7 @@ import { findNetwork } from "@rpcpulse/domain";
 import { z } from "zod";
 import { requireRole, type ServiceContext } from "../context.js";
 import { explainWitnessMiss, type MissExplanation } from "./explain-miss.js";
+import { insertValidatorProducer, listValidatorViews, type ValidatorView } from "./manage-validators.js";
 import { compareVersions } from "./parse-witness.js";
 
 /** Register, list and remove an organization's witness accounts; the fleet page's witness cards. */
@@ -29,13 +30,14 @@ export const FEED_LATE_HOURS = 24;
 export const RegisterProducerInput = z
   .object({
     network: z.string().trim().min(1).max(64),
-    account: z
-      .string()
-      .trim()
-      .toLowerCase()
-      .regex(PRODUCER_ACCOUNT_PATTERN, "A Hive/Steem account name: 3-16 of a-z, 0-9, '.', '-'."),
+    /** A Hive/Steem witness account, or a Polkadot/Kusama validator stash (SS58) on those networks. */
+    account: z.string().trim().min(1).max(64),
   })
   .strict();
+const WitnessAccount = z
+  .string()
+  .toLowerCase()
+  .regex(PRODUCER_ACCOUNT_PATTERN, "A Hive/Steem account name: 3-16 of a-z, 0-9, '.', '-'.");
 export type RegisterProducerInput = z.input<typeof RegisterProducerInput>;
 
 export interface ProducerMissView {
@@ -96,7 +98,11 @@ export function describeProducerProblems(
   return { state: problems.length > 0 ? "trouble" : "ok", problems, feedAgeHours };
 }
 
-export async function registerProducer(deps: ProducerDeps, ctx: ServiceContext, input: unknown): Promise<ProducerView> {
+export async function registerProducer(
+  deps: ProducerDeps,
+  ctx: ServiceContext,
+  input: unknown,
+): Promise<ProducerView | ValidatorView> {
   requireRole(ctx, "admin");
   const parsed = RegisterProducerInput.safeParse(input);
   if (!parsed.success) {
@@ -105,13 +111,31 @@ export async function registerProducer(deps: ProducerDeps, ctx: ServiceContext, 
       details: { field: String(issue?.path[0] ?? "account") },
     });
   }
-  const { network, account } = parsed.data;
+  const { network } = parsed.data;
   const info = findNetwork(network);
+  if (info?.chain === "polkadot") {
+    // Validators (Polkadot, Kusama): the stash is an SS58 address, case-sensitive.
+    const id = await insertValidatorProducer(deps, ctx, { network, stash: parsed.data.account });
+    const [view] = await listValidatorViews(deps, ctx, { ids: [id] });
+    if (!view) throw new AppError("INTERNAL", "The validator just registered is missing.");
+    return view;
+  }
   if (!info || (info.chain !== "hive" && info.chain !== "steem")) {
-    throw new AppError("VALIDATION", "Witnesses are watched on Hive and Steem networks.", {
-      details: { field: "network" },
+    throw new AppError(
+      "VALIDATION",
+      "Witnesses are watched on Hive and Steem networks, validators on Polkadot and Kusama.",
+      {
+        details: { field: "network" },
+      },
+    );
+  }
+  const witness = WitnessAccount.safeParse(parsed.data.account);
+  if (!witness.success) {
+    throw new AppError("VALIDATION", witness.error.issues[0]?.message ?? "Invalid account.", {
+      details: { field: "account" },
     });
   }
+  const account = witness.data;
   if ((await countProducers(deps.sql, ctx.organizationId)) >= MAX_PRODUCERS_PER_ORG) {
     throw new AppError("VALIDATION", `At most ${MAX_PRODUCERS_PER_ORG} producers per organization.`);
   }
@@ -140,6 +164,7 @@ export async function listProducerViews(
   const dayAgo = new Date(now.getTime() - 86_400_000);
   const rows = await listProducerStatuses(deps.sql, {
     organizationIds: [ctx.organizationId],
+    kind: "witness",
     ...(options.ids ? { ids: options.ids } : {}),
   });
   const misses = await listProducerMisses(deps.sql, { producerIds: rows.map((r) => r.id), since: dayAgo });
@@ -172,7 +197,7 @@ export async function listProducerViews(
     const l = p.latest;
     views.push({
       id: p.id,
-      kind: p.kind,
+      kind: "witness",
       network: p.network,
       account: p.account,
       ...verdict,

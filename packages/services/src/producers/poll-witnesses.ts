@@ -98,7 +98,7 @@ export async function pollWitnesses(
   options: PollWitnessesOptions,
 ): Promise<PollWitnessesReport> {
   const now = options.now ?? (() => new Date());
-  const producers = await listProducerStatuses(deps.sql);
+  const producers = await listProducerStatuses(deps.sql, { kind: "witness" });
   const byNetwork = new Map<string, ProducerStatusRow[]>();
   for (const p of producers) byNetwork.set(p.network, [...(byNetwork.get(p.network) ?? []), p]);
   const report: PollWitnessesReport = {

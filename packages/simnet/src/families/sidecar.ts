@@ -1,24 +1,18 @@
-import { createHash } from "node:crypto";
 import type { ChainNetwork } from "../network.js";
 import { deriveBytes, deriveHex, deriveInt } from "../random.js";
-import { encodeBase58 } from "./hive-assets.js";
+import { handleStakingRoute } from "./sidecar-staking.js";
+import { encodeSs58, SS58_PREFIX } from "./ss58.js";
+import { validatorBookOf } from "./substrate-validators.js";
 import { DEFAULT_POLKADOT_VERSION, SubstrateFamily } from "./substrate.js";
 import { buildDigestLogs } from "./substrate-runtime.js";
 import type { CallContext, RestFamily, RestResponse } from "./types.js";
 
-/** substrate-api-sidecar REST (v20 shapes): /blocks, /blocks/{id}/header, /node/version. */
+/**
+ * substrate-api-sidecar REST (v20 shapes): /blocks, /blocks/{id}/header, /node/version, and the
+ * staking routes of sidecar-staking.ts.
+ */
 
-const SS58_PREFIX: Record<string, number> = { polkadot: 0, kusama: 2 };
-
-/** SS58 address of a 32-byte public key (single-byte network prefixes). */
-export function encodeSs58(publicKey: Buffer, prefix: number): string {
-  const body = Buffer.concat([Buffer.from([prefix]), publicKey]);
-  const checksum = createHash("blake2b512")
-    .update(Buffer.concat([Buffer.from("SS58PRE"), body]))
-    .digest()
-    .subarray(0, 2);
-  return encodeBase58(Buffer.concat([body, checksum]));
-}
+export { encodeSs58 } from "./ss58.js";
 
 function badRequest(message: string): RestResponse {
   return {
@@ -38,6 +32,22 @@ function splitDigest(hexItem: string): { engine: string; payload: string } {
   const lenMode = bytes[5]! & 3;
   const start = lenMode === 0 ? 6 : 7;
   return { engine: `0x${bytes.subarray(1, 5).toString("hex")}`, payload: `0x${bytes.subarray(start).toString("hex")}` };
+}
+
+/**
+ * im-online's SomeOffline event at a session start, as sidecar renders events
+ * (`{method: {pallet, method}, data}`): data[0] is the Vec<(ValidatorId, Exposure)> of the stashes
+ * that sent no heartbeat and authored no block in the session that ended.
+ */
+function offlineEvents(network: ChainNetwork, height: number): Array<Record<string, unknown>> {
+  const offline = validatorBookOf(network).offlineAt(height);
+  if (offline.length === 0) return [];
+  return [
+    {
+      method: { pallet: "imOnline", method: "SomeOffline" },
+      data: [offline.map((stash) => [stash, { total: "2500000000000000", own: "100000000000000", others: [] }])],
+    },
+  ];
 }
 
 export class SidecarFamily implements RestFamily {
@@ -65,6 +75,14 @@ export class SidecarFamily implements RestFamily {
           chain: this.network.info.genesisName,
         },
       };
+    }
+    if (parts[0] === "pallets" || parts[0] === "accounts") {
+      const finalized = this.substrate.finalizedOf(ctx.view.head);
+      const staking = handleStakingRoute(parts, url, {
+        network: this.network,
+        at: { height: finalized, hash: this.substrate.hashOf(finalized) },
+      });
+      if (staking) return staking;
     }
     if (
       parts[0] === "blocks" &&
@@ -167,7 +185,7 @@ export class SidecarFamily implements RestFamily {
         ? encodeSs58(deriveBytes(32, this.network.seed, "validator", digest.authorityIndex), prefix)
         : undefined,
       logs,
-      onInitialize: { events: [] },
+      onInitialize: { events: offlineEvents(this.network, height) },
       extrinsics: height === 0 ? [] : this.#extrinsics(height, prefix, noFees),
       onFinalize: { events: [] },
       finalized: height <= this.substrate.finalizedOf(head),

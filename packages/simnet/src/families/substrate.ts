@@ -9,6 +9,7 @@ import {
   STORAGE_KEYS,
   type RuntimeSnapshot,
 } from "./substrate-runtime.js";
+import { validatorBookOf } from "./substrate-validators.js";
 import type { CallContext, JsonRpcFamily, SubscriptionRequest, SubscriptionTopic } from "./types.js";
 
 /** Substrate (polkadot-sdk node, jsonrpsee server) JSON-RPC over HTTP and WebSocket. */
@@ -73,6 +74,8 @@ const CALLS = [
   "state_getStorage",
   "state_getStorageAt",
   "state_queryStorageAt",
+  // An unsafe method (--rpc-methods=unsafe): whether the node's keystore holds these session keys.
+  "author_hasSessionKeys",
 ];
 
 export class SubstrateFamily implements JsonRpcFamily {
@@ -140,6 +143,13 @@ export class SubstrateFamily implements JsonRpcFamily {
     if (!Array.isArray(args)) throw invalidParams("expected an array of parameters");
     const { view, node } = ctx;
     switch (method) {
+      case "author_hasSessionKeys": {
+        // https://paritytech.github.io/polkadot-sdk/master/sc_rpc_api/author/trait.AuthorApiServer.html
+        const keys = args[0];
+        if (typeof keys !== "string" || !/^0x([0-9a-fA-F]{2})*$/.test(keys))
+          throw invalidParams(`invalid type: ${JSON.stringify(keys)}, expected a 0x-prefixed hex string`);
+        return validatorBookOf(this.network).hasSessionKeys(keys);
+      }
       case "chain_getHeader": {
         const h = this.#at(args[0], view);
         return h === undefined ? null : this.header(h);
