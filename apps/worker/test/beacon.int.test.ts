@@ -1,0 +1,212 @@
+// Ethereum consensus clients end to end: a real rpcpulse-agent process reads simnet's Ethereum node and
+// the Beacon API beside it (--beacon-url), pushes to the real ingest process, the in-process worker
+// writes beacon_samples / node_beacon_latest; simnet's control server makes the beacon node fall behind
+// (its execution node stalls with it), and the consensus_client_behind rule delivers a webhook naming
+// the slots. Plain PostgreSQL (the storage of both modes is covered by packages/db beacon-samples).
+import assert from "node:assert/strict";
+import { spawn, type ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { after, before, describe, it } from "node:test";
+import { createLogger } from "@rpcpulse/config";
+import { listNodeBeaconLatest } from "@rpcpulse/db";
+import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { startHttpReceiver } from "@rpcpulse/notify/testing";
+import { closeQueues, createRedisConnection, type Redis } from "@rpcpulse/queue";
+import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
+import {
+  createAgentToken,
+  createAlertChannel,
+  createAlertRule,
+  deriveSecretsKey,
+  type ServiceContext,
+} from "@rpcpulse/services";
+import { startSimnet, type Simnet } from "@rpcpulse/simnet";
+import { parseWorkerEnv } from "../src/env.js";
+import { startWorker, type RunningWorker } from "../src/start-worker.js";
+import { freePort } from "./support/hardhat.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
+const ORG = "org-beacon";
+const SECRETS = "beacon-test-secrets-key-0123456789abcdef";
+
+async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await probe();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+function spawnLogged(name: string, args: string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, ["--import", "tsx", ...args], {
+    cwd: root,
+    env: { PATH: process.env.PATH ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const log = { text: "" };
+  const keep = (d: Buffer) => (log.text = (log.text + d.toString()).slice(-20_000));
+  child.stdout?.on("data", keep);
+  child.stderr?.on("data", keep);
+  return { name, child, log };
+}
+
+async function stop(child: ChildProcess | undefined) {
+  if (!child || child.exitCode !== null || child.signalCode !== null) return;
+  child.kill("SIGTERM");
+  await once(child, "exit");
+}
+
+describe("consensus client: agent → ingest → worker → alert", { timeout: 180_000 }, () => {
+  let db: TestDatabase;
+  let sim: Simnet;
+  let redis: Redis;
+  let worker: RunningWorker | undefined;
+  let hook: Awaited<ReturnType<typeof startHttpReceiver>>;
+  let dir: string;
+  const procs: Array<ReturnType<typeof spawnLogged>> = [];
+  const prefix = uniquePrefix();
+
+  before(async () => {
+    dir = mkdtempSync(path.join(tmpdir(), "rpcpulse-beacon-"));
+    db = await createTestDatabase();
+    redis = createRedisConnection(SHARED_REDIS_URL, { role: "worker" });
+    hook = await startHttpReceiver(() => 200);
+    sim = await startSimnet({
+      seed: "worker-beacon",
+      controlPort: 0,
+      nodes: [{ name: "geth", family: "ethereum", network: "ethereum-mainnet", port: 0, beacon: {} }],
+    });
+  });
+
+  after(async () => {
+    for (const p of procs.reverse()) await stop(p.child);
+    await worker?.stop("test end");
+    await sim?.close();
+    await hook?.close();
+    await closeQueues(redis);
+    await deleteKeys(redis, prefix);
+    await redis.quit();
+    await db?.drop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("stores the beacon readings with the own-EL check, and alerts when the beacon node falls behind", async () => {
+    try {
+      await db.prisma.organization.create({ data: { id: ORG, name: "Beacon", slug: ORG } });
+      const ctx: ServiceContext = { userId: "u-b", organizationId: ORG, organizationSlug: ORG, role: "owner" };
+      const deps = {
+        prisma: db.prisma,
+        sql: db.pool,
+        queue: { connection: redis, prefix },
+        secretsKey: deriveSecretsKey(SECRETS),
+      };
+      const { rows } = await db.pool.query<{ id: string }>(
+        `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url)
+         SELECT $1, id, 'ethereum', 'geth', 'geth-1', $2 FROM networks WHERE slug = 'ethereum-mainnet' RETURNING id`,
+        [ORG, sim.node("geth").url],
+      );
+      const nodeId = rows[0]!.id;
+      const { token } = await createAgentToken({ sql: db.pool }, ctx, { nodeId });
+      const channel = await createAlertChannel(deps, ctx, { name: "hook", type: "webhook", url: `${hook.url}/cl` });
+      await createAlertRule(deps, ctx, {
+        name: "Consensus client behind",
+        type: "consensus_client_behind",
+        target: "org",
+        threshold: 16,
+        degraded: 8,
+        forSeconds: 0,
+        channelIds: [channel.channel.id],
+      });
+
+      worker = await startWorker(
+        parseWorkerEnv({
+          DATABASE_URL: db.url,
+          REDIS_URL: SHARED_REDIS_URL,
+          QUEUE_PREFIX: prefix,
+          WORKER_ID: `beacon-${prefix}`,
+          WORKER_HEALTH_HOST: "127.0.0.1",
+          WORKER_HEALTH_PORT: "0",
+          WORKER_ADVISOR_ENABLED: "false",
+          SECRETS_ENCRYPTION_KEY: SECRETS,
+          PROBE_INTERVAL_MS: "600000",
+          PROBE_CAPABILITY_INTERVAL_MS: "600000",
+          DIRECTORY_RANK_INTERVAL_MS: "600000",
+          ALERT_EVALUATE_INTERVAL_MS: "1000",
+          NOTIFY_ALLOW_PRIVATE: "true",
+          LOG_LEVEL: "warn",
+        }),
+        createLogger({ name: "worker", level: "warn" }),
+      );
+      const ingestPort = await freePort();
+      procs.push(
+        spawnLogged("ingest", ["apps/ingest/src/main.ts"], {
+          DATABASE_URL: db.url,
+          REDIS_URL: SHARED_REDIS_URL,
+          QUEUE_PREFIX: prefix,
+          LOG_LEVEL: "warn",
+          INGEST_HOST: "127.0.0.1",
+          INGEST_PORT: String(ingestPort),
+          INGEST_WORKERS: "1",
+          INGEST_RATE_PER_SECOND: "100",
+        }),
+      );
+      await waitFor("ingest /healthz", async () => {
+        const res = await fetch(`http://127.0.0.1:${ingestPort}/healthz`).catch(() => null);
+        return res?.ok ? true : undefined;
+      });
+      writeFileSync(path.join(dir, "agent.token"), `${token}\n`, { mode: 0o600 });
+      const config = {
+        family: "ethereum",
+        rpcUrl: sim.node("geth").url,
+        beaconUrl: sim.node("geth").beacon!.url,
+        interval: "1s",
+        ports: [sim.node("geth").port],
+        nodeId,
+        stateDir: path.join(dir, "state"),
+        ingestUrl: `http://127.0.0.1:${ingestPort}/v1/ingest`,
+        tokenFile: path.join(dir, "agent.token"),
+        logLevel: "warn",
+      };
+      writeFileSync(path.join(dir, "agent.json"), JSON.stringify(config));
+      procs.push(
+        spawnLogged("agent", ["apps/agent/src/cli.ts", "run", "--config", path.join(dir, "agent.json")], { HOME: dir }),
+      );
+
+      // In sync: the beacon head's execution block is this node's head (it drives it).
+      const inSync = await waitFor("an in-sync reading with a comparable own-EL check", async () => {
+        const [b] = await listNodeBeaconLatest(db.pool, [nodeId]);
+        return b && b.ok && b.elCheck === "match" ? b : undefined;
+      });
+      assert.ok((inSync.slotsBehind ?? 99) <= 1, `slots behind ${inSync.slotsBehind}`);
+      assert.equal(inSync.peers, 80);
+      assert.match(inSync.version ?? "", /^Lighthouse\//);
+
+      // The beacon node falls 40 slots behind (control server): the alert fires, naming the slots.
+      const res = await fetch(`${sim.controlUrl}/nodes/geth/beacon?lagSlots=40`, { method: "POST" });
+      assert.equal(res.status, 200);
+      const delivered = await waitFor("the webhook", async () => hook.requests.find((r) => r.path === "/cl"));
+      const text = JSON.stringify(JSON.parse(delivered.body));
+      assert.match(text, /consensus client 4\d slots behind the wall clock/);
+      assert.match(text, /geth-1/);
+      const behind = (await listNodeBeaconLatest(db.pool, [nodeId]))[0]!;
+      assert.ok((behind.slotsBehind ?? 0) >= 40, `slots behind ${behind.slotsBehind}`);
+      assert.equal(behind.syncing, true);
+      // Its execution client stalled with it: still the same head on both sides.
+      assert.equal(behind.elCheck, "match");
+      const { rows: history } = await db.pool.query<{ n: number; max: number }>(
+        `SELECT count(*)::int AS n, max(slots_behind)::int AS max FROM beacon_samples WHERE node_id = $1`,
+        [nodeId],
+      );
+      assert.ok(history[0]!.n >= 2 && history[0]!.max >= 40, JSON.stringify(history[0]));
+    } catch (error) {
+      for (const p of procs) process.stderr.write(`--- ${p.name}\n${p.log.text.slice(-3_000)}\n`);
+      throw error;
+    }
+  });
+});
