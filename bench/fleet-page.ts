@@ -1,5 +1,6 @@
 /**
- * Fleet overview with 1,000 nodes: server time of GET /app/o/<slug> (curl with the session
+ * Fleet overview with --nodes nodes (1,000 by default; issue 13 asks for 10,000), paged
+ * server-side (FLEET_PAGE_SIZE rows per page): server time of GET /app/o/<slug> (curl with the session
  * cookie; time to first byte and total) and Largest Contentful Paint in headless Chromium.
  * Goals (issue 3): server time under 300 ms, LCP under 2.5 s. Not part of the test suite.
  *
@@ -16,6 +17,7 @@ import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import { insertNodeRow, insertNodeSamples, refreshRollups, type NodeSampleInput } from "@rpcpulse/db";
 import { createTestDatabase } from "@rpcpulse/db/testing";
+import { FLEET_PAGE_SIZE } from "@rpcpulse/services";
 import { measureLcp } from "./lib/measure-lcp.js";
 
 const { values: args } = parseArgs({
@@ -264,7 +266,9 @@ async function main(): Promise<void> {
       cookie: big.cookie,
       check: async (page) => {
         const rows = await page.locator("[data-testid=fleet-table] tbody tr").count();
-        if (rows !== NODES) throw new Error(`expected ${NODES} rows, saw ${rows}`);
+        // The fleet is paged server-side: the first page's rows.
+        const expected = Math.min(NODES, FLEET_PAGE_SIZE);
+        if (rows !== expected) throw new Error(`expected ${expected} rows, saw ${rows}`);
       },
     });
     await stopFeed();

@@ -12,15 +12,17 @@
  * metrics); each also carries --ips node_remote_ips rows. The COPY reference copies all of them.
  */
 import type { ChildProcess } from "node:child_process";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { availableParallelism, loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import { createTestDatabase } from "@rpcpulse/db/testing";
 import { gzipBatch, makeAgentBatch } from "../apps/ingest/test/support/agent-batches.js";
+import { watchCommits } from "./lib/commit-watcher.js";
 import {
   freePort,
   median,
   percentile,
+  postBatch,
   psqlCopy,
   seedNodes,
   startApp,
@@ -28,47 +30,9 @@ import {
   table,
   tempDir,
   truncateIngestTables,
+  waitHealthy,
   writeReferenceCsv,
 } from "./ingest-support.js";
-
-function post(agent: Agent, port: number, token: string, body: Buffer): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        agent,
-        host: "127.0.0.1",
-        port,
-        method: "POST",
-        path: "/v1/ingest",
-        headers: {
-          authorization: `Bearer ${token}`,
-          "content-type": "application/json",
-          "content-encoding": "gzip",
-          "content-length": body.length,
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
-async function waitHealthy(port: number): Promise<void> {
-  const deadline = Date.now() + 30_000;
-  while (Date.now() < deadline) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 200));
-  }
-  throw new Error(`port ${port} never became healthy`);
-}
 
 async function main() {
   const { values } = parseArgs({
@@ -168,7 +132,7 @@ async function main() {
       Array.from({ length: Number(values.concurrency) }, async () => {
         while (next < work.length) {
           const item = work[next++]!;
-          const status = await post(agent, ingestPort, item.token, item.body);
+          const status = await postBatch(agent, ingestPort, item.token, item.body);
           statuses.set(status, (statuses.get(status) ?? 0) + 1);
         }
       }),
@@ -189,47 +153,23 @@ async function main() {
 
     // Latency phase: 10 nodes, one single-sample batch each per second (10× the demo's 10 nodes at 10 s).
     const demo = nodes.slice(0, 10);
-    const sent = new Map<string, number>();
     const latencies: number[] = [];
     const seqBase = 10_000;
-    let polling = true;
-    const poller = (async () => {
-      const ids = demo.map((n) => n.nodeId);
-      while (polling || sent.size > 0) {
-        const { rows } = await db.pool.query<{ node_id: string; time: Date }>(
-          "SELECT node_id, time FROM node_latest WHERE node_id = ANY($1::uuid[])",
-          [ids],
-        );
-        const now = performance.now();
-        for (const row of rows) {
-          const key = `${row.node_id}@${row.time.getTime()}`;
-          const at = sent.get(key);
-          if (at !== undefined) {
-            latencies.push(now - at);
-            sent.delete(key);
-          }
-        }
-        await new Promise((r) => setTimeout(r, 10));
-      }
-    })();
+    const commits = watchCommits(db.pool, 10, (ms) => latencies.push(ms));
     for (let tick = 0; tick < 10; tick++) {
       const tickStart = performance.now();
       const at = new Date(Date.now() - 1_000);
       await Promise.all(
         demo.map(async (n, i) => {
           const body = gzipBatch(makeAgentBatch(seqBase + tick, { samples: 1, remoteIps: 5, start: at }));
-          sent.set(`${n.nodeId}@${at.getTime()}`, performance.now());
-          const status = await post(agent, ingestPort, n.token, body);
+          commits.expect(n.nodeId, at.getTime(), performance.now());
+          const status = await postBatch(agent, ingestPort, n.token, body);
           if (status !== 202) throw new Error(`demo push ${i} answered ${status}`);
         }),
       );
       await new Promise((r) => setTimeout(r, Math.max(0, 1_000 - (performance.now() - tickStart))));
     }
-    const drainDeadline = Date.now() + 10_000;
-    while (sent.size > 0 && Date.now() < drainDeadline) await new Promise((r) => setTimeout(r, 20));
-    polling = false;
-    sent.clear();
-    await poller;
+    await commits.stop(10_000);
     agent.destroy();
 
     console.log(

@@ -12,38 +12,12 @@
  */
 import { spawn } from "node:child_process";
 import { once } from "node:events";
-import { Agent, request } from "node:http";
+import { Agent } from "node:http";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createTestDatabase } from "@rpcpulse/db/testing";
 import { gzipBatch, makeAgentBatch } from "../apps/ingest/test/support/agent-batches.js";
-import { freePort, median, ROOT, seedNodes, startApp, startPrivateRedis, table } from "./ingest-support.js";
-
-function post(agent: Agent, port: number, token: string, body: Buffer): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const req = request(
-      {
-        agent,
-        host: "127.0.0.1",
-        port,
-        method: "POST",
-        path: "/v1/ingest",
-        headers: {
-          authorization: `Bearer ${token}`,
-          "content-type": "application/json",
-          "content-encoding": "gzip",
-          "content-length": body.length,
-        },
-      },
-      (res) => {
-        res.resume();
-        res.on("end", () => resolve(res.statusCode ?? 0));
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+import { freePort, median, postBatch, ROOT, seedNodes, startApp, startPrivateRedis, table } from "./ingest-support.js";
 
 async function main() {
   const { values } = parseArgs({
@@ -117,7 +91,7 @@ async function main() {
           while (performance.now() < until) {
             const item = work[cursor++ % work.length]!;
             const t = performance.now();
-            const status = await post(agent, port, item.token, item.body);
+            const status = await postBatch(agent, port, item.token, item.body);
             latencies.push(performance.now() - t);
             statuses.set(status, (statuses.get(status) ?? 0) + 1);
           }

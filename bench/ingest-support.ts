@@ -4,6 +4,7 @@
  * for the `psql \copy` reference, and small statistics helpers.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
+import { request, type Agent } from "node:http";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -28,7 +29,7 @@ export async function freePort(): Promise<number> {
 }
 
 /** A redis-server of our own (no persistence) so benches never load the shared instance. */
-export async function startPrivateRedis(): Promise<{ url: string; stop(): Promise<void> }> {
+export async function startPrivateRedis(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "rpcpulse-bench-redis-"));
   const child = spawn(
@@ -47,6 +48,7 @@ export async function startPrivateRedis(): Promise<{ url: string; stop(): Promis
   child.stdout?.resume();
   return {
     url: `redis://127.0.0.1:${port}`,
+    pid: child.pid!,
     async stop() {
       if (child.exitCode === null) {
         child.kill("SIGTERM");
@@ -92,6 +94,47 @@ export async function startApp(
   };
 }
 
+/** POST one gzip'd agent batch to /v1/ingest; resolves with the status code. */
+export function postBatch(agent: Agent, port: number, token: string, body: Buffer): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      {
+        agent,
+        host: "127.0.0.1",
+        port,
+        method: "POST",
+        path: "/v1/ingest",
+        headers: {
+          authorization: `Bearer ${token}`,
+          "content-type": "application/json",
+          "content-encoding": "gzip",
+          "content-length": body.length,
+        },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** Wait until GET /healthz on this port answers 2xx (30 s at most). */
+export async function waitHealthy(port: number): Promise<void> {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error(`port ${port} never became healthy`);
+}
+
 export interface BenchNode {
   nodeId: string;
   token: string;
@@ -108,11 +151,17 @@ export async function seedNodes(db: TestDatabase, count: number): Promise<BenchN
     [orgId, count],
   );
   const ctx: ServiceContext = { userId: "bench", organizationId: orgId, organizationSlug: orgId, role: "owner" };
-  const nodes: BenchNode[] = [];
-  for (const row of rows) {
-    const issued = await createAgentToken({ sql: db.pool }, ctx, { nodeId: row.id });
-    nodes.push({ nodeId: row.id, token: issued.token });
-  }
+  // A few at a time (the pool's size): 10,000 tokens one by one take minutes.
+  const nodes: BenchNode[] = new Array(rows.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 4 }, async () => {
+      for (let i = next++; i < rows.length; i = next++) {
+        const issued = await createAgentToken({ sql: db.pool }, ctx, { nodeId: rows[i]!.id });
+        nodes[i] = { nodeId: rows[i]!.id, token: issued.token };
+      }
+    }),
+  );
   return nodes;
 }
 
