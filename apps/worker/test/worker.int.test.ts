@@ -113,7 +113,8 @@ describe("worker against real PostgreSQL (plain mode) and Redis", () => {
     );
     assert.equal(first.role, "worker");
     assert.equal(first.pid, process.pid);
-    assert.deepEqual(first.queues, ["maintenance", "ingest", "probe", "alerts", "notify", "advisor"]);
+    // The region probe queue (PROBE_REGION default "local") is listed too: the registry rounds are fanned out by.
+    assert.deepEqual(first.queues, ["maintenance", "ingest", "probe", "alerts", "notify", "advisor", "probe.local"]);
     const later = await waitFor("a newer heartbeat", async () => {
       const row = await db.prisma.workerHeartbeat.findUnique({ where: { id } });
       return row && row.lastSeenAt > first.lastSeenAt ? row : undefined;
