@@ -160,14 +160,15 @@ export const FLEET_OPERATIONS: Operation[] = [
     method: "get",
     path: "/api/orgs/{orgId}/producers",
     id: "listProducers",
-    summary: "Witness accounts with their latest reading, misses of the last 24 h and a 24 h history",
+    summary:
+      "Witness accounts and validator stashes with their latest reading, misses / offline reports of the last 24 h and a 24 h history",
     access: "read",
   },
   {
     method: "post",
     path: "/api/orgs/{orgId}/producers",
     id: "registerProducer",
-    summary: "Watch a Hive or Steem witness account",
+    summary: "Watch a Hive or Steem witness account, or a Polkadot or Kusama validator stash (SS58)",
     access: "write",
     body: RegisterProducerInput,
     status: 201,
@@ -176,7 +177,7 @@ export const FLEET_OPERATIONS: Operation[] = [
     method: "delete",
     path: "/api/orgs/{orgId}/producers/{producerId}",
     id: "removeProducer",
-    summary: "Stop watching a witness account (its history goes too)",
+    summary: "Stop watching a witness account or validator stash (its history goes too)",
     access: "write",
   },
 ];

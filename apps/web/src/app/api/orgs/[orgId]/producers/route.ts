@@ -1,17 +1,28 @@
-import { listProducerViews, registerProducer } from "@rpcpulse/services";
+import { listProducerViews, listValidatorViews, registerProducer } from "@rpcpulse/services";
 import { z } from "zod";
 import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../server/http.js";
 import { getRuntime } from "../../../../../server/runtime.js";
 
 export const dynamic = "force-dynamic";
 
-/** GET /api/orgs/:orgId/producers: witness accounts with their latest reading, misses and 24 h history (any member). */
+/**
+ * GET /api/orgs/:orgId/producers (any member): witness accounts (`producers`) and validator stashes
+ * (`validators`) with their latest reading, misses / offline reports and a 24 h history.
+ */
 export const GET = withRoute<{ orgId: string }>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
-  return { body: { producers: await listProducerViews({ sql: getRuntime().reads.sql }, ctx) } };
+  const sql = getRuntime().reads.sql;
+  const [producers, validators] = await Promise.all([
+    listProducerViews({ sql }, ctx),
+    listValidatorViews({ sql }, ctx),
+  ]);
+  return { body: { producers, validators } };
 });
 
-/** POST /api/orgs/:orgId/producers {network:"hive"|"steem", account} (admin): register a witness account. */
+/**
+ * POST /api/orgs/:orgId/producers {network, account} (admin): register a witness account (hive, steem)
+ * or a validator stash (polkadot, kusama: account = the SS58 stash address).
+ */
 export const POST = withRoute<{ orgId: string }>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
   const body = await readJsonBody(request, z.record(z.string(), z.unknown()));

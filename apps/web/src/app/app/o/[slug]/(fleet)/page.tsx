@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getFleetOverview, hasRole, listProducerViews, NODE_STATUSES } from "@rpcpulse/services";
+import { getFleetOverview, hasRole, listProducerViews, listValidatorViews, NODE_STATUSES } from "@rpcpulse/services";
 import { AppShell } from "../../../../../components/app-shell.js";
 import { AutoRefresh } from "../../../../../features/fleet/auto-refresh.js";
 import { FleetTable, fleetHref } from "../../../../../features/fleet/fleet-table.js";
 import { ProducerCards } from "../../../../../features/producers/producer-cards.js";
+import { ValidatorCards } from "../../../../../features/producers/validator-cards.js";
 import { getUserOrganizations } from "../../../../../server/org-pages.js";
 import { getRuntime } from "../../../../../server/runtime.js";
 import { requireOrgContext } from "../../../../../server/session.js";
@@ -32,10 +33,11 @@ export default async function FleetPage(props: {
   const { slug } = await props.params;
   const { session, ctx } = await requireOrgContext(slug);
   const searchParams = firstValues(await props.searchParams);
-  const [orgs, overview, producers] = await Promise.all([
+  const [orgs, overview, producers, validators] = await Promise.all([
     getUserOrganizations(session.userId),
     getFleetOverview({ sql: getRuntime().reads.sql }, ctx, { query: searchParams }),
     listProducerViews({ sql: getRuntime().reads.sql }, ctx),
+    listValidatorViews({ sql: getRuntime().reads.sql }, ctx),
   ]);
   const org = orgs.find((o) => o.id === ctx.organizationId);
   const { summary, query } = overview;
@@ -153,6 +155,7 @@ export default async function FleetPage(props: {
         error={searchParams.producerError}
         now={Date.now()}
       />
+      <ValidatorCards slug={slug} validators={validators} canManage={canManage} now={Date.now()} />
     </AppShell>
   );
 }

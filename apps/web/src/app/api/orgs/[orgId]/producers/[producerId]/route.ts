@@ -4,7 +4,7 @@ import { getRuntime } from "../../../../../../server/runtime.js";
 
 export const dynamic = "force-dynamic";
 
-/** DELETE /api/orgs/:orgId/producers/:producerId (admin): stop watching a witness account (its history goes too). */
+/** DELETE /api/orgs/:orgId/producers/:producerId (admin): stop watching a witness account or validator stash (its history goes too). */
 export const DELETE = withRoute<{ orgId: string; producerId: string }>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
   await removeProducer({ sql: getRuntime().sql }, ctx, { id: params.producerId });
