@@ -34,11 +34,14 @@ async function main(): Promise<void> {
     // The witnesses simnet's demo config puts in trouble, and a healthy one on each network.
     const demo = JSON.parse(readFileSync(values.simnet, "utf8")) as {
       witnesses?: { network: string; account: string }[];
+      validators?: { network: string; address: string }[];
     };
     const witnesses = [
       ...(demo.witnesses ?? []).map((w) => ({ network: w.network, account: w.account })),
       { network: "hive", account: "gtg" },
       { network: "steem", account: "justyy" },
+      // The validators simnet's demo config lists: one offline (in trouble), one healthy.
+      ...(demo.validators ?? []).map((v) => ({ network: v.network, account: v.address })),
     ];
     const sql = createSqlPool(env.DATABASE_URL);
     try {

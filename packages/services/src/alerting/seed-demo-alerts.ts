@@ -86,6 +86,30 @@ export async function seedDemoAlerts(
       forSeconds: 0,
       resolveForSeconds: 60,
     },
+    // The demo's validator (packages/simnet/demo.json) is offline: reported every session, points far below the median.
+    {
+      name: "Validator reported offline",
+      type: "validator_offline_report",
+      target: "org",
+      forSeconds: 0,
+      resolveForSeconds: 0,
+    },
+    {
+      name: "Validator era points low",
+      type: "validator_low_era_points",
+      target: "org",
+      threshold: 50,
+      degraded: 30,
+      forSeconds: 60,
+      resolveForSeconds: 60,
+    },
+    {
+      name: "Validator left the active set",
+      type: "validator_left_active_set",
+      target: "org",
+      forSeconds: 0,
+      resolveForSeconds: 60,
+    },
     {
       name: "Ports running out",
       type: "port_exhaustion",

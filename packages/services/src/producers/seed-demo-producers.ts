@@ -5,7 +5,8 @@ import { registerProducer } from "./manage-producers.js";
 
 /**
  * Demo only: the demo organization watches the witnesses simnet's demo config puts in trouble (misses
- * every 20 minutes, a feed 30 h old) plus a healthy one per network, so the fleet page shows both.
+ * every 20 minutes, a feed 30 h old) plus a healthy one per network, and the demo config's Polkadot
+ * validators (one offline, one healthy), so the fleet page shows both states.
  * Idempotent: a witness already registered is kept.
  */
 export async function seedDemoProducers(
