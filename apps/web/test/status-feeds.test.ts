@@ -23,6 +23,7 @@ function snapshot(): PublicStatusPage {
     lagBlocks: [],
     finalityLagBlocks: 45,
     finalityLag: [],
+    producer: null,
   };
   return {
     page: {

@@ -27,6 +27,7 @@ function component(id: string, days: PublicDay[]): PublicComponent {
     lagBlocks: [],
     finalityLagBlocks: null,
     finalityLag: [],
+    producer: null,
   };
 }
 

@@ -46,13 +46,21 @@ function producer(latest: Partial<ProducerLatest> | null): ProducerStatusRow {
   };
 }
 
-const miss = (minutesAgo: number, total: number, from: number, to: number, count = 1): ProducerMissRow => ({
+const miss = (
+  minutesAgo: number,
+  total: number,
+  from: number,
+  to: number,
+  count = 1,
+  missedBlocks: number[] | null = null,
+): ProducerMissRow => ({
   producerId: ID,
   detectedAt: new Date(NOW.getTime() - minutesAgo * 60_000),
   fromBlock: from,
   toBlock: to,
   count,
   totalMissed: total,
+  missedBlocks,
 });
 
 test("witness_missed_block: counts misses in the window and names the newest block", () => {
@@ -68,6 +76,23 @@ test("witness_missed_block: counts misses in the window and names the newest blo
   const range = measureProducer("witness_missed_block", producer({}), [miss(1, 13, 990, 995, 2)], { minutes: 30 }, NOW);
   assert.equal(range.value, 2);
   assert.match(range.detail ?? "", /#990–#995/);
+  // The producer_missed virtual operations named the exact blocks of the range.
+  const exact = measureProducer(
+    "witness_missed_block",
+    producer({}),
+    [miss(1, 13, 990, 995, 2, [991, 994])],
+    { minutes: 30 },
+    NOW,
+  );
+  assert.match(exact.detail ?? "", /^blocks #991, #994, seen /);
+  const one = measureProducer(
+    "witness_missed_block",
+    producer({}),
+    [miss(1, 13, 990, 995, 1, [993])],
+    { minutes: 30 },
+    NOW,
+  );
+  assert.match(one.detail ?? "", /^block #993, seen /);
   assert.equal(measureProducer("witness_missed_block", producer({}), [], { minutes: 30 }, NOW).value, 0);
   assert.equal(measureProducer("witness_missed_block", producer(null), [], { minutes: 30 }, NOW).value, null);
   const text = describeCondition({

@@ -129,6 +129,8 @@ export interface ProducerMissRow {
   toBlock: number;
   count: number;
   totalMissed: number;
+  /** The exact missed block(s) from the producer_missed virtual operation; null when unknown (see 0024). */
+  missedBlocks: number[] | null;
 }
 
 const MissDbRow = z
@@ -139,6 +141,7 @@ const MissDbRow = z
     to_block: dbNumber,
     count: dbNumber,
     total_missed: dbNumber,
+    missed_blocks: z.array(dbNumber).nullable(),
   })
   .transform((r): ProducerMissRow => ({
     producerId: r.producer_id,
@@ -147,6 +150,7 @@ const MissDbRow = z
     toBlock: r.to_block,
     count: r.count,
     totalMissed: r.total_missed,
+    missedBlocks: r.missed_blocks,
   }));
 
 /** Misses since `since`, newest first, at most `limit` per producer. */
@@ -156,7 +160,7 @@ export async function listProducerMisses(
 ): Promise<ProducerMissRow[]> {
   if (params.producerIds.length === 0) return [];
   const { rows } = await sql.query(
-    `SELECT producer_id::text, detected_at, from_block, to_block, count, total_missed FROM (
+    `SELECT producer_id::text, detected_at, from_block, to_block, count, total_missed, missed_blocks FROM (
        SELECT m.*, row_number() OVER (PARTITION BY producer_id ORDER BY detected_at DESC) AS rn
        FROM producer_misses m
        WHERE producer_id = ANY($1::uuid[]) AND detected_at >= $2) x

@@ -2,7 +2,7 @@ import type { IncidentImpact, IncidentStatus, PrismaClient } from "../generated/
 
 export type { IncidentImpact, IncidentStatus } from "../generated/client/index.js";
 
-/** Status components (on any page of the organization) that list this node or endpoint id. */
+/** Status components (on any page of the organization) that list this node, endpoint or producer id. */
 export async function findStatusComponentsByRef(
   prisma: PrismaClient,
   input: { organizationId: string; componentRef: string },
@@ -10,7 +10,7 @@ export async function findStatusComponentsByRef(
   return prisma.statusComponent.findMany({
     where: {
       page: { organizationId: input.organizationId },
-      OR: [{ nodeId: input.componentRef }, { endpointId: input.componentRef }],
+      OR: [{ nodeId: input.componentRef }, { endpointId: input.componentRef }, { producerId: input.componentRef }],
     },
     select: { id: true, pageId: true, displayName: true },
     orderBy: { createdAt: "asc" },

@@ -6,3 +6,4 @@ export * from "./component-telemetry.js";
 export * from "./status-pages.js";
 export * from "./page-incidents.js";
 export * from "./subscribers.js";
+export * from "./producer-uptime-days.js";

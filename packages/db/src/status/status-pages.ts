@@ -246,7 +246,7 @@ export interface NewStatusComponent {
   position: number;
 }
 
-/** The caller has checked the ref is allowed (own node, or a directory endpoint). */
+/** The caller has checked the ref is allowed (own node or producer, or a directory endpoint). */
 export async function insertStatusComponent(
   prisma: PrismaClient,
   input: NewStatusComponent,
@@ -263,6 +263,7 @@ export async function insertStatusComponent(
       kind: input.kind,
       nodeId: input.kind === "node" ? input.refId : null,
       endpointId: input.kind === "endpoint" ? input.refId : null,
+      producerId: input.kind === "producer" ? input.refId : null,
       displayName: input.displayName,
       description: input.description,
       position: input.position,

@@ -125,7 +125,7 @@ export async function readCachedUptimeDays(sql: SqlClient, params: UptimeDayQuer
 /** Upsert finished days into the cache (one statement). */
 export async function writeCachedUptimeDays(
   sql: SqlClient,
-  kind: "node" | "endpoint",
+  kind: "node" | "endpoint" | "producer",
   days: readonly UptimeDayRow[],
 ): Promise<void> {
   if (days.length === 0) return;

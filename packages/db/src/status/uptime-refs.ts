@@ -4,7 +4,7 @@ import type { SqlClient } from "../sql-client.js";
 import { dbDate, dbNumber } from "../timeseries/row-values.js";
 
 /**
- * The nodes and endpoints listed on published (public) status pages whose status_uptime_days
+ * The nodes, endpoints and producers listed on published (public) status pages whose status_uptime_days
  * cache lacks a finished day of the window: what the worker's uptime refresh fills ahead of
  * visitors. A ref's days start at its creation (UTC day), as on the public page.
  */
@@ -21,7 +21,7 @@ export const StaleUptimeRefQuery = z.object({
 export type StaleUptimeRefQuery = z.infer<typeof StaleUptimeRefQuery>;
 
 export interface UptimeRefRow {
-  kind: "node" | "endpoint";
+  kind: "node" | "endpoint" | "producer";
   refId: string;
   /** Node/endpoint creation (the first day it gets a bar). */
   createdAt: Date;
@@ -39,13 +39,15 @@ export interface StaleUptimeRefs {
 const LISTED_REFS_CTE = `
 WITH listed AS (
   SELECT DISTINCT c.kind::text AS kind,
-         CASE WHEN c.kind = 'node' THEN c.node_id ELSE c.endpoint_id END AS ref_id,
-         CASE WHEN c.kind = 'node' THEN n.created_at ELSE e.created_at END AS created_at
+         CASE c.kind::text WHEN 'node' THEN c.node_id WHEN 'endpoint' THEN c.endpoint_id ELSE c.producer_id END AS ref_id,
+         CASE c.kind::text WHEN 'node' THEN n.created_at WHEN 'endpoint' THEN e.created_at ELSE pr.created_at END AS created_at
   FROM status_components c
   JOIN status_pages p ON p.id = c.page_id AND p.is_public
   LEFT JOIN nodes n ON c.kind = 'node' AND n.id = c.node_id
   LEFT JOIN public_endpoints e ON c.kind = 'endpoint' AND e.id = c.endpoint_id
-  WHERE ((c.kind = 'node' AND n.id IS NOT NULL) OR (c.kind = 'endpoint' AND e.id IS NOT NULL))
+  LEFT JOIN producers pr ON c.kind::text = 'producer' AND pr.id = c.producer_id
+  WHERE ((c.kind = 'node' AND n.id IS NOT NULL) OR (c.kind = 'endpoint' AND e.id IS NOT NULL)
+         OR (c.kind::text = 'producer' AND pr.id IS NOT NULL))
     AND ${orgShardCondition("p.organization_id", "$4", "$5")}
 ), stale AS (
   SELECT l.kind, l.ref_id, l.created_at
@@ -60,7 +62,7 @@ WITH listed AS (
 
 const Counts = z.object({ listed: dbNumber, stale: dbNumber });
 const Row = z
-  .object({ kind: z.enum(["node", "endpoint"]), ref_id: z.string(), created_at: dbDate })
+  .object({ kind: z.enum(["node", "endpoint", "producer"]), ref_id: z.string(), created_at: dbDate })
   .transform((r) => ({ kind: r.kind, refId: r.ref_id, createdAt: r.created_at }));
 
 /** Refs of public pages with a finished day of [from, today) missing from the cache (see file comment). */

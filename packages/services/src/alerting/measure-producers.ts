@@ -3,6 +3,7 @@
  * are the rows @rpcpulse/db reads (producer_latest, producer_misses).
  */
 import type { ProducerMissRow, ProducerStatusRow } from "@rpcpulse/db";
+import { describeMissBlocks } from "../producers/find-missed-blocks.js";
 import { compareVersions } from "../producers/parse-witness.js";
 import type { Measurement } from "./measure.js";
 import type { AlertRuleType } from "./rule-params.js";
@@ -31,10 +32,11 @@ export function measureProducer(
         null,
       );
       if (!newest) return { value: 0 };
-      const block =
-        newest.fromBlock === newest.toBlock
-          ? `block #${newest.toBlock}`
-          : `a block in #${newest.fromBlock}–#${newest.toBlock}`;
+      const block = describeMissBlocks({
+        blocks: newest.missedBlocks,
+        fromBlock: newest.fromBlock,
+        toBlock: newest.toBlock,
+      });
       return {
         value: inWindow.reduce((n, m) => n + m.count, 0),
         detail: `${block}, seen ${newest.detectedAt.toISOString()}, total missed ${newest.totalMissed}`,

@@ -15,6 +15,7 @@ import { findNetwork } from "@rpcpulse/domain";
 import { z } from "zod";
 import { requireRole, type ServiceContext } from "../context.js";
 import { explainWitnessMiss, type MissExplanation } from "./explain-miss.js";
+import { describeMissBlocks } from "./find-missed-blocks.js";
 import { insertValidatorProducer, listValidatorViews, type ValidatorView } from "./manage-validators.js";
 import { compareVersions } from "./parse-witness.js";
 
@@ -45,6 +46,10 @@ export interface ProducerMissView {
   fromBlock: number;
   toBlock: number;
   count: number;
+  /** The exact block(s) from the producer_missed virtual operation; null when only the range is known. */
+  blocks: number[] | null;
+  /** "block #123", "blocks #123, #150" or "a block in #120–#125". */
+  blocksText: string;
 }
 
 export interface ProducerView {
@@ -222,6 +227,8 @@ export async function listProducerViews(
         fromBlock: m.fromBlock,
         toBlock: m.toBlock,
         count: m.count,
+        blocks: m.missedBlocks,
+        blocksText: describeMissBlocks({ blocks: m.missedBlocks, fromBlock: m.fromBlock, toBlock: m.toBlock }),
       })),
       missExplanation,
       history: history.map((h) => ({

@@ -8,6 +8,7 @@ import {
 } from "@rpcpulse/db";
 import { callJsonRpc, type SafeHttpClient } from "@rpcpulse/prober";
 import { isPrivateLiteralUrl } from "../directory/probe-directory.js";
+import { recordExactMiss } from "./find-missed-blocks.js";
 import { parseWitness, WitnessSchedule, type WitnessFacts } from "./parse-witness.js";
 
 /**
@@ -159,7 +160,17 @@ export async function pollWitnesses(
         inSchedule: read.schedule.has(p.account),
       });
       report.read++;
-      if (recorded.miss) report.misses++;
+      if (recorded.miss) {
+        report.misses++;
+        await recordExactMiss(deps.sql, options.client, [read.source, ...sources], {
+          producerId: p.id,
+          network,
+          account: p.account,
+          totalMissed: facts.totalMissed,
+          fromBlock: recorded.miss.fromBlock,
+          toBlock: recorded.miss.toBlock,
+        });
+      }
       if (recorded.keyChanged) report.keyChanges++;
     }
   }

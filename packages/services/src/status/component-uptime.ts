@@ -1,6 +1,7 @@
 import {
   queryEndpointUptimeDays,
   queryNodeUptimeDays,
+  queryProducerUptimeDays,
   readCachedUptimeDays,
   writeCachedUptimeDays,
   type SqlClient,
@@ -12,7 +13,7 @@ const DAY_MS = 86_400_000;
 const ROLLUP_SLACK_MS = 5 * 60_000;
 
 export interface UptimeRef {
-  kind: "node" | "endpoint";
+  kind: "node" | "endpoint" | "producer";
   refId: string;
   /** Node/endpoint creation: days before it have no bar. */
   createdAt: Date;
@@ -45,11 +46,13 @@ function overlapMinutes(day: Date, start: Date, end: Date): number {
 async function computeDays(sql: SqlClient, refs: readonly UptimeRef[], from: Date, to: Date): Promise<UptimeDayRow[]> {
   const nodes = refs.filter((r) => r.kind === "node").map((r) => r.refId);
   const endpoints = refs.filter((r) => r.kind === "endpoint").map((r) => r.refId);
-  const [a, b] = await Promise.all([
+  const producers = refs.filter((r) => r.kind === "producer").map((r) => r.refId);
+  const [a, b, c] = await Promise.all([
     queryNodeUptimeDays(sql, { refIds: nodes, from, to }),
     queryEndpointUptimeDays(sql, { refIds: endpoints, from, to }),
+    queryProducerUptimeDays(sql, { refIds: producers, from, to }),
   ]);
-  return [...a, ...b];
+  return [...a, ...b, ...c];
 }
 
 /**
@@ -85,7 +88,7 @@ async function loadFinishedDays(
   if (missing.length === 0) return { rows, written: 0 };
   const computed = new Map<string, UptimeDayRow>();
   for (const r of await computeDays(sql, missing, missingFrom, today)) computed.set(key(r.refId, utcDay(r.day)), r);
-  const toWrite: Record<"node" | "endpoint", UptimeDayRow[]> = { node: [], endpoint: [] };
+  const toWrite: Record<UptimeRef["kind"], UptimeDayRow[]> = { node: [], endpoint: [], producer: [] };
   for (const ref of missing) {
     const start = new Date(Math.max(missingFrom.getTime(), utcDay(ref.createdAt).getTime()));
     for (let d = start.getTime(); d < today.getTime(); d += DAY_MS) {
@@ -104,7 +107,8 @@ async function loadFinishedDays(
   }
   await writeCachedUptimeDays(sql, "node", toWrite.node);
   await writeCachedUptimeDays(sql, "endpoint", toWrite.endpoint);
-  return { rows, written: toWrite.node.length + toWrite.endpoint.length };
+  await writeCachedUptimeDays(sql, "producer", toWrite.producer);
+  return { rows, written: toWrite.node.length + toWrite.endpoint.length + toWrite.producer.length };
 }
 
 /** The first day (UTC midnight) of a `days`-day window ending today, and today. */
@@ -156,6 +160,10 @@ export async function getComponentUptime(
       const row = rows.get(key(ref.refId, day));
       const measured = row?.measuredMinutes ?? 0;
       if (measured > 0) reporting = true;
+      if (ref.kind === "producer") {
+        series.push(producerDay(day, row));
+        continue;
+      }
       if (ref.kind === "endpoint") {
         series.push({
           day,
@@ -183,6 +191,25 @@ export async function getComponentUptime(
   }
   return out;
 }
+
+/**
+ * A producer's day (rows count slots, see producer-uptime-days.ts): uptime = produced / slots seen;
+ * a day with any missed block is at least degraded (its degraded share is raised to dayLevel's 5 %
+ * mark), as a witness operator would read it; null without a slot seen.
+ */
+export function producerDay(day: Date, row: UptimeDayRow | undefined): DayUptime {
+  const slots = row?.measuredMinutes ?? 0;
+  if (slots === 0) return { day, uptime: null, degradedShare: 0 };
+  const missed = row?.degradedMinutes ?? 0;
+  return {
+    day,
+    uptime: (row?.upMinutes ?? 0) / slots,
+    degradedShare: missed > 0 ? Math.max(PRODUCER_MISS_DAY_SHARE, missed / slots) : 0,
+  };
+}
+
+/** The degraded share dayLevel colours "minor": a day with a miss is never shown as a clean day. */
+export const PRODUCER_MISS_DAY_SHARE = 0.05;
 
 /** Uptime over a series: served / expected minutes, approximated by the mean of days with data. */
 export function summarizeUptime(series: readonly DayUptime[]): number | null {

@@ -26,6 +26,7 @@ import {
   type DayLevel,
 } from "./component-state.js";
 import { getComponentUptime, summarizeUptime, utcDay, UPTIME_DAYS } from "./component-uptime.js";
+import { loadProducerComponents, type PublicProducer } from "./producer-components.js";
 import { markdownToText } from "./render-markdown.js";
 import { cachedSnapshot } from "./snapshot-cache.js";
 
@@ -47,7 +48,7 @@ export interface PublicComponent {
   id: string;
   name: string;
   description: string;
-  kind: "node" | "endpoint";
+  kind: "node" | "endpoint" | "producer";
   network: string;
   state: ComponentState;
   uptime90: number | null;
@@ -60,6 +61,8 @@ export interface PublicComponent {
   finalityLagBlocks: number | null;
   /** Nodes: hourly finality lag over the last 24 h (about each hour's last sample). */
   finalityLag: (number | null)[];
+  /** Producers (witnesses): producing or not, recent misses with their block numbers, key, feed. */
+  producer: PublicProducer | null;
 }
 
 export interface PublicIncidentUpdate {
@@ -154,10 +157,24 @@ export async function buildPublicStatusPage(
   tree: StatusPageTree,
   now: Date,
 ): Promise<PublicStatusPage> {
-  const comps = tree.components.filter((c) => (c.kind === "node" ? c.node : c.endpoint));
+  const producerFacts = await loadProducerComponents(
+    deps.sql,
+    tree.components.flatMap((c) => (c.kind === "producer" && c.producerId ? [c.producerId] : [])),
+    now,
+  );
+  const comps = tree.components.filter((c) =>
+    c.kind === "node" ? c.node : c.kind === "endpoint" ? c.endpoint : c.producerId && producerFacts.has(c.producerId),
+  );
   const nodeIds = comps.flatMap((c) => (c.kind === "node" && c.nodeId ? [c.nodeId] : []));
   const endpointIds = comps.flatMap((c) => (c.kind === "endpoint" && c.endpointId ? [c.endpointId] : []));
-  const refOf = (c: (typeof comps)[number]) => (c.kind === "node" ? c.nodeId : c.endpointId) as string;
+  const refOf = (c: (typeof comps)[number]) =>
+    (c.kind === "node" ? c.nodeId : c.kind === "endpoint" ? c.endpointId : c.producerId) as string;
+  const createdOf = (c: (typeof comps)[number]): Date =>
+    (c.kind === "node"
+      ? c.node?.createdAt
+      : c.kind === "endpoint"
+        ? c.endpoint?.createdAt
+        : producerFacts.get(c.producerId ?? "")?.createdAt) ?? c.createdAt;
   const hourTo = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS + HOUR_MS);
   const hourFrom = new Date(hourTo.getTime() - 24 * HOUR_MS);
   const since = new Date(utcDay(now).getTime() - (UPTIME_DAYS - 1) * 86_400_000);
@@ -167,11 +184,7 @@ export async function buildPublicStatusPage(
     queryLatestEndpointProbes(deps.sql, { endpointIds, since: new Date(now.getTime() - PROBE_FRESH_MS) }),
     getComponentUptime(deps, {
       now,
-      refs: comps.map((c) => ({
-        kind: c.kind,
-        refId: refOf(c),
-        createdAt: (c.kind === "node" ? c.node?.createdAt : c.endpoint?.createdAt) ?? c.createdAt,
-      })),
+      refs: comps.map((c) => ({ kind: c.kind, refId: refOf(c), createdAt: createdOf(c) })),
     }),
     queryComponentHourSeries(deps.sql, { nodeIds, endpointIds, from: hourFrom, to: hourTo }),
     listPageIncidents(deps.prisma, { pageId: tree.id, organizationId: tree.organizationId, since, limit: 200 }),
@@ -223,14 +236,17 @@ export async function buildPublicStatusPage(
 
   const components: PublicComponent[] = comps.map((c) => {
     const ref = refOf(c);
+    const producer = c.kind === "producer" ? producerFacts.get(ref) : undefined;
     let state: ComponentState =
       c.kind === "node"
         ? deriveNodeState(telemetryByNode.get(ref), now)
-        : deriveEndpointState(probesByEndpoint.get(ref) ?? [], now);
+        : c.kind === "endpoint"
+          ? deriveEndpointState(probesByEndpoint.get(ref) ?? [], now)
+          : (producer?.state ?? "unknown");
     if (inMaintenance.has(c.id)) state = "maintenance";
     const series = uptime.get(ref) ?? [];
     const points = new Map((hourlyByRef.get(ref) ?? []).map((h) => [h.bucket.getTime(), h]));
-    const network = c.kind === "node" ? c.node?.network.name : c.endpoint?.network.name;
+    const network = c.kind === "node" ? c.node?.network.name : (c.endpoint?.network.name ?? producer?.network);
     return {
       id: c.id,
       name: c.displayName,
@@ -259,6 +275,7 @@ export async function buildPublicStatusPage(
       lagBlocks: hours.map((h) => (c.kind === "node" ? (points.get(h)?.lagBlocksMax ?? null) : null)),
       finalityLagBlocks: c.kind === "node" ? (finalityNow.get(ref) ?? null) : null,
       finalityLag: hourValues(hours, c.kind === "node" ? finalityByNode.get(ref) : undefined),
+      producer: producer?.producer ?? null,
     };
   });
 

@@ -14,14 +14,17 @@ import {
   listListableEndpoints,
   listOrgStatusPages,
   listOrganizationNodeRows,
+  listProducerStatuses,
   markStatusPageDomainVerified,
   moveStatusGroup,
   renameStatusGroup,
   setStatusPageDomain,
   updateStatusComponent,
   updateStatusPage,
+  type SqlClient,
   type StatusPageTree,
 } from "@rpcpulse/db";
+import { findNetwork } from "@rpcpulse/domain";
 import { z } from "zod";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../context.js";
 import { requireUuid } from "./ids.js";
@@ -289,32 +292,51 @@ export async function removeStatusGroup(
 const emptyToNull = (v: unknown) => (v === "" || v === undefined ? null : v);
 
 export const ComponentInput = z.object({
-  /** "node:<uuid>" or "endpoint:<uuid>". */
-  ref: z.string().regex(/^(node|endpoint):[0-9a-f-]{36}$/i, "Pick a node or an endpoint."),
+  /** "node:<uuid>", "endpoint:<uuid>" or "producer:<uuid>". */
+  ref: z.string().regex(/^(node|endpoint|producer):[0-9a-f-]{36}$/i, "Pick a node, an endpoint or a producer."),
   displayName: z.string().trim().max(120).default(""),
   description: z.string().trim().max(500).default(""),
   groupId: z.preprocess(emptyToNull, z.string().uuid().nullable()).default(null),
   position: z.coerce.number().int().min(0).max(10_000).default(0),
 });
 
+type ComponentKind = "node" | "endpoint" | "producer";
+/** Producers are raw-SQL rows (no Prisma model): their look-ups need the pool. */
+type ComponentDeps = ServiceDeps & { sql?: SqlClient };
+
+const NOT_FOUND_TEXT: Record<ComponentKind, string> = {
+  node: "Node not found.",
+  endpoint: "Endpoint not found.",
+  producer: "Producer not found.",
+};
+
+/** A producer (witness or validator) the organization registered, named "<account> (<kind>)". */
+async function findOrgProducerName(deps: ComponentDeps, organizationId: string, producerId: string) {
+  if (!deps.sql) throw new AppError("INTERNAL", "Producer components need the SQL pool.");
+  const [p] = await listProducerStatuses(deps.sql, { organizationIds: [organizationId], ids: [producerId] });
+  return p ? { id: p.id, name: `${p.account} (${p.kind})` } : null;
+}
+
 /**
- * List a node of the organization, or any listed public directory endpoint (community pages).
- * Another organization's node is NOT_FOUND, like one that does not exist.
+ * List a node or a producer of the organization, or any listed public directory endpoint (community
+ * pages). Another organization's node or producer is NOT_FOUND, like one that does not exist.
  */
 export async function addStatusComponent(
-  deps: ServiceDeps,
+  deps: ComponentDeps,
   ctx: ServiceContext,
   input: { pageId: string; fields: unknown },
 ): Promise<{ id: string }> {
   requireRole(ctx, "admin");
   const fields = ComponentInput.parse(input.fields);
   requireUuid(input.pageId, "Status page");
-  const [kind, refId] = fields.ref.toLowerCase().split(":") as ["node" | "endpoint", string];
+  const [kind, refId] = fields.ref.toLowerCase().split(":") as [ComponentKind, string];
   const target =
     kind === "node"
       ? await findOrgNodeName(deps.prisma, { organizationId: ctx.organizationId, nodeId: refId })
-      : await findListableEndpoint(deps.prisma, refId);
-  if (!target) throw new AppError("NOT_FOUND", kind === "node" ? "Node not found." : "Endpoint not found.");
+      : kind === "endpoint"
+        ? await findListableEndpoint(deps.prisma, refId)
+        : await findOrgProducerName(deps, ctx.organizationId, refId);
+  if (!target) throw new AppError("NOT_FOUND", NOT_FOUND_TEXT[kind]);
   try {
     const created = await insertStatusComponent(deps.prisma, {
       organizationId: ctx.organizationId,
@@ -372,13 +394,18 @@ export async function removeStatusComponent(
   invalidateStatusSnapshots();
 }
 
-/** What the component picker offers: the organization's nodes and the directory's endpoints. */
-export async function listComponentCandidates(deps: ServiceDeps, ctx: ServiceContext) {
-  const [nodes, endpoints] = await Promise.all([
+/** What the component picker offers: the organization's nodes and producers, the directory's endpoints. */
+export async function listComponentCandidates(deps: ServiceDeps & { sql: SqlClient }, ctx: ServiceContext) {
+  const [nodes, endpoints, producers] = await Promise.all([
     listOrganizationNodeRows(deps.prisma, ctx.organizationId),
     listListableEndpoints(deps.prisma, { limit: 500 }),
+    listProducerStatuses(deps.sql, { organizationIds: [ctx.organizationId] }),
   ]);
   return {
+    producers: producers.map((p) => ({
+      ref: `producer:${p.id}`,
+      label: `${p.account} · ${p.kind} (${findNetwork(p.network)?.name ?? p.network})`,
+    })),
     nodes: nodes.map((n) => ({ ref: `node:${n.id}`, label: `${n.name} (${n.networkName})` })),
     endpoints: endpoints.map((e) => ({
       ref: `endpoint:${e.id}`,

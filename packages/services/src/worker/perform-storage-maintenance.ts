@@ -1,4 +1,11 @@
-import { getStorageMode, refreshRollups, runStorageMaintenance, type SqlClient } from "@rpcpulse/db";
+import {
+  getStorageMode,
+  PRODUCER_SAMPLES_RETENTION_DAYS,
+  pruneProducerSamples,
+  refreshRollups,
+  runStorageMaintenance,
+  type SqlClient,
+} from "@rpcpulse/db";
 import { z } from "zod";
 
 export const PerformStorageMaintenanceInput = z.object({
@@ -21,13 +28,21 @@ export type StorageMaintenanceResult =
   | { mode: "timescale"; note: string }
   | {
       mode: "plain";
-      summary: { partitionsCreated: number; partitionsDropped: number; otherActions: number; rollupBuckets: number };
+      summary: {
+        partitionsCreated: number;
+        partitionsDropped: number;
+        otherActions: number;
+        rollupBuckets: number;
+        /** producer_samples rows past PRODUCER_SAMPLES_RETENTION_DAYS deleted (Timescale: its 0024 policy). */
+        producerSamplesPruned: number;
+      };
       window: { from: string; to: string };
     };
 
 /**
  * Storage upkeep for plain-PostgreSQL mode: create partitions ahead, drop expired ones, then
- * refresh closed rollup buckets of the lookback window. Idempotent, so a retried or overlapping
+ * refresh closed rollup buckets of the lookback window and delete producer_samples rows older than
+ * 400 days (the plain table has no partitions to drop). Idempotent, so a retried or overlapping
  * run changes nothing. Under TimescaleDB its own policies do all of this; the job only says so.
  */
 export async function performStorageMaintenance(
@@ -42,6 +57,9 @@ export async function performStorageMaintenance(
   const { actions } = await runStorageMaintenance(deps.sql, input.now);
   const from = new Date(input.now.getTime() - input.rollupLookbackMinutes * 60_000);
   const { rollups } = await refreshRollups(deps.sql, { from, to: input.now }, input.now);
+  const producerSamplesPruned = await pruneProducerSamples(deps.sql, {
+    before: new Date(input.now.getTime() - PRODUCER_SAMPLES_RETENTION_DAYS * 86_400_000),
+  });
   const count = (action: string) => actions.filter((a) => a.action === action).length;
   const partitionsCreated = count("create_partition");
   const partitionsDropped = count("drop_partition");
@@ -52,6 +70,7 @@ export async function performStorageMaintenance(
       partitionsDropped,
       otherActions: actions.length - partitionsCreated - partitionsDropped,
       rollupBuckets: rollups.reduce((sum, r) => sum + (r.buckets ?? 0), 0),
+      producerSamplesPruned,
     },
     window: { from: from.toISOString(), to: input.now.toISOString() },
   };

@@ -76,9 +76,7 @@ function ProducerCard({ p, slug, canManage, now }: { p: ProducerView; slug: stri
         <dd>{p.totalMissed ?? "—"}</dd>
         <dt>Last miss</dt>
         <dd data-testid="last-miss">
-          {lastMiss
-            ? `${lastMiss.fromBlock === lastMiss.toBlock ? `block #${lastMiss.toBlock}` : `block in #${lastMiss.fromBlock}–#${lastMiss.toBlock}`}, ${ago(lastMiss.detectedAt, now)}`
-            : "none in 24 h"}
+          {lastMiss ? `${lastMiss.blocksText}, ${ago(lastMiss.detectedAt, now)}` : "none in 24 h"}
         </dd>
         <dt>Last confirmed block</dt>
         <dd>{p.lastConfirmedBlock !== null ? `#${p.lastConfirmedBlock}` : "—"}</dd>

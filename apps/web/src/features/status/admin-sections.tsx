@@ -174,16 +174,40 @@ function MoveGroupForm(props: { ids: Ids; groupId: string; move: "up" | "down" }
   );
 }
 
+/** One group of the component picker, without what the page already lists. */
+function CandidateGroup(props: { label: string; items: { ref: string; label: string }[]; listed: Set<string> }) {
+  return (
+    <optgroup label={props.label}>
+      {props.items
+        .filter((c) => !props.listed.has(c.ref))
+        .map((c) => (
+          <option key={c.ref} value={c.ref}>
+            {c.label}
+          </option>
+        ))}
+    </optgroup>
+  );
+}
+
 export function ComponentsSection(props: {
   page: Page;
   ids: Ids;
   canEdit: boolean;
-  candidates: { nodes: { ref: string; label: string }[]; endpoints: { ref: string; label: string }[] };
+  candidates: {
+    nodes: { ref: string; label: string }[];
+    endpoints: { ref: string; label: string }[];
+    producers: { ref: string; label: string }[];
+  };
 }) {
   const { page } = props;
-  const listed = new Set(
-    page.components.map((c) => (c.kind === "node" ? `node:${c.nodeId}` : `endpoint:${c.endpointId}`)),
-  );
+  const refOf = (c: Page["components"][number]) =>
+    c.kind === "node"
+      ? `node:${c.nodeId}`
+      : c.kind === "endpoint"
+        ? `endpoint:${c.endpointId}`
+        : `producer:${c.producerId}`;
+  const listed = new Set(page.components.map(refOf));
+  const producerLabels = new Map(props.candidates.producers.map((p) => [p.ref, p.label]));
   return (
     <>
       {page.components.length === 0 ? <p className="muted">No components yet.</p> : null}
@@ -194,8 +218,11 @@ export function ComponentsSection(props: {
               <span className="sp-name">
                 {c.displayName}{" "}
                 <span className="muted small">
-                  {c.kind === "node" ? `node ${c.node?.name ?? ""}` : `endpoint ${c.endpoint?.name ?? ""}`} ·{" "}
-                  {c.node?.network.name ?? c.endpoint?.network.name}
+                  {c.kind === "producer"
+                    ? `producer ${producerLabels.get(refOf(c)) ?? ""}`
+                    : `${c.kind === "node" ? `node ${c.node?.name ?? ""}` : `endpoint ${c.endpoint?.name ?? ""}`} · ${
+                        c.node?.network.name ?? c.endpoint?.network.name ?? ""
+                      }`}
                 </span>
               </span>
             </div>
@@ -255,29 +282,20 @@ export function ComponentsSection(props: {
           testId="add-component"
         >
           <div className="field">
-            <label htmlFor="f-ref">Node or endpoint</label>
+            <label htmlFor="f-ref">Node or endpoint (or producer)</label>
             <select id="f-ref" name="ref" required defaultValue="">
               <option value="" disabled>
                 Choose…
               </option>
-              <optgroup label="Your nodes">
-                {props.candidates.nodes
-                  .filter((n) => !listed.has(n.ref))
-                  .map((n) => (
-                    <option key={n.ref} value={n.ref}>
-                      {n.label}
-                    </option>
-                  ))}
-              </optgroup>
-              <optgroup label="Public directory endpoints">
-                {props.candidates.endpoints
-                  .filter((e) => !listed.has(e.ref))
-                  .map((e) => (
-                    <option key={e.ref} value={e.ref}>
-                      {e.label}
-                    </option>
-                  ))}
-              </optgroup>
+              <CandidateGroup label="Your nodes" items={props.candidates.nodes} listed={listed} />
+              {props.candidates.producers.length > 0 ? (
+                <CandidateGroup
+                  label="Your producers (witnesses, validators)"
+                  items={props.candidates.producers}
+                  listed={listed}
+                />
+              ) : null}
+              <CandidateGroup label="Public directory endpoints" items={props.candidates.endpoints} listed={listed} />
             </select>
           </div>
           <StatusField scope="c-new" name="displayName" label="Display name (optional)" maxLength={120} />

@@ -136,6 +136,22 @@ export function renderSummary(snapshot: PublicStatusPage, pageUrl: string): Reco
       status: c.state,
       uptime90d: c.uptime90,
       ...(c.kind === "node" ? { finalityLagBlocks: c.finalityLagBlocks } : {}),
+      ...(c.producer
+        ? {
+            producer: {
+              account: c.producer.account,
+              producing: c.producer.producing,
+              disabled: c.producer.disabled,
+              feedStale: c.producer.feedStale,
+              recentMisses: c.producer.recentMisses.map((m) => ({
+                detectedAt: m.detectedAt.toISOString(),
+                blocks: m.blocks,
+                fromBlock: m.fromBlock,
+                toBlock: m.toBlock,
+              })),
+            },
+          }
+        : {}),
     })),
     activeIncidents: snapshot.activeIncidents.map((i) => ({
       id: i.id,

@@ -4,6 +4,7 @@ import { formatUptime, OVERALL_TEXT, stateLabel } from "./format.js";
 import { IncidentList, MaintenanceList } from "./incident-list.js";
 import { SUBSCRIPTION_NOTICE, subscriptionNoticeKey } from "./subscription-notice.js";
 import { indexDayIncidents, Sparkline, UptimeBars } from "./uptime-bars.js";
+import { ProducerFacts } from "./producer-status.js";
 import { UptimeTooltip } from "./uptime-tooltip.js";
 import { LocalTime } from "../../components/display-prefs.js";
 
@@ -90,14 +91,17 @@ export function PublicStatusView(props: {
                       </span>
                     ) : null}
                   </span>
-                  <Sparkline
-                    values={c.kind === "node" ? c.lagBlocks : c.responseMs}
-                    label={c.kind === "node" ? `${c.name} lag (blocks)` : `${c.name} response time`}
-                    format={c.kind === "node" ? formatBlocksBehind : formatMs}
-                  />
+                  {c.kind === "producer" ? null : (
+                    <Sparkline
+                      values={c.kind === "node" ? c.lagBlocks : c.responseMs}
+                      label={c.kind === "node" ? `${c.name} lag (blocks)` : `${c.name} response time`}
+                      format={c.kind === "node" ? formatBlocksBehind : formatMs}
+                    />
+                  )}
                   <span className={`sp-pill st-${c.state}`}>{stateLabel(c.state)}</span>
                 </div>
                 {c.description ? <p className="small muted">{c.description}</p> : null}
+                {c.producer ? <ProducerFacts producer={c.producer} /> : null}
                 <UptimeBars component={c} incidentIndex={dayIncidents.index} />
                 <div className="sp-bars-legend small muted">
                   <span>90 days ago</span>
