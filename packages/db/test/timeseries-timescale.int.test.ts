@@ -90,6 +90,8 @@ describe("time series, TimescaleDB mode (PGlite)", () => {
     assert.equal(retention.node_samples?.drop_after, "30 days");
     assert.equal(retention.node_samples_1m?.drop_after, "180 days");
     assert.equal(retention.node_samples_1h?.drop_after, "730 days");
+    // Producer readings (0024): a year of witness history and a month to compare (plain mode: the maintenance job).
+    assert.equal(retention.producer_samples?.drop_after, "400 days");
     assert.deepEqual(Object.keys(by("policy_refresh_continuous_aggregate")).sort(), ROLLUPS.slice().sort());
   });
 
