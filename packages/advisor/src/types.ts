@@ -286,6 +286,27 @@ export interface SuggestionDraft {
   appliesWhen?: { setting: keyof AdvisorSettings | string; expected: string };
 }
 
+/**
+ * The Ethereum consensus client beside the node (beacon_samples: the agent's Beacon API reading of the
+ * same sample, https://ethereum.github.io/beacon-APIs/). Read by the stalled-head rule.
+ */
+export interface AdvisorBeaconSample {
+  time: Date;
+  /** The Beacon API answered (/eth/v1/beacon/headers/head). */
+  ok: boolean;
+  headSlot: number | null;
+  /** Wall-clock slot − head slot. */
+  slotsBehind: number | null;
+  /** /eth/v1/node/syncing: sync_distance, is_syncing, is_optimistic, el_offline. */
+  syncDistance: number | null;
+  syncing: boolean | null;
+  optimistic: boolean | null;
+  elOffline: boolean | null;
+  peers: number | null;
+  /** Its head's execution block against this node's head: match | hash-mismatch | el-ahead | el-offline. */
+  elCheck: string | null;
+}
+
 export interface AdvisorInput {
   node: AdvisorNode;
   window: {
@@ -295,6 +316,10 @@ export interface AdvisorInput {
     samples: AdvisorSample[];
     remoteIps: AdvisorRemoteIp[];
     outbound?: AdvisorOutboundDestination[];
+    /** Ethereum nodes with a consensus client (agent --beacon-url): its readings, time-ordered. */
+    beacon?: AdvisorBeaconSample[];
+    /** Its /eth/v1/node/version (e.g. "Lighthouse/v7.1.0-8d1b2f8/x86_64-linux"). */
+    beaconVersion?: string | null;
   };
   settings: AdvisorSettings | null;
   thresholds?: Partial<Thresholds>;

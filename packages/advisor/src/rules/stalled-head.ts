@@ -4,6 +4,7 @@ import { nethermindFlags } from "../snippets/client.js";
 import { sources, type SourceKey } from "../sources.js";
 import type { AdvisorSample, Snippet } from "../types.js";
 import { configValue, describeVerification, draft, evidence, impactOf, series, unitNameOf } from "./common.js";
+import { explainConsensusCause } from "./consensus-cause.js";
 
 /** Block interval unknown: the KB's critical head age for Ethereum (A9 R20, 5 min). */
 const UNKNOWN_INTERVAL_TRIGGER_MS = 300_000;
@@ -157,8 +158,16 @@ const stalledHead: Rule = {
     title: "Head block not advancing",
     families: ["hive", "ethereum", "substrate"],
     clients: [],
-    gate: "The head did not advance (same head number, else head age growing with the clock) across ≥ minSamples trailing samples spanning ≥ max(stalledHeadMinMs, stalledHeadBlocks × block interval), 5 min when the interval is unknown. Explanation with read-only checks per client: hived/steemd P2P, disk, log; Geth/Nethermind consensus client, peers, disk, log (Nethermind /health); Substrate system_health.",
-    watches: ["head_age_ms", "headBlock", "peers", "syncing", "lag_blocks", "diskFree / diskTotal"],
+    gate: "The head did not advance (same head number, else head age growing with the clock) across ≥ minSamples trailing samples spanning ≥ max(stalledHeadMinMs, stalledHeadBlocks × block interval), 5 min when the interval is unknown. Explanation with read-only checks per client: hived/steemd P2P, disk, log; Geth/Nethermind consensus client, peers, disk, log (Nethermind /health); Substrate system_health. Ethereum with a consensus client reported (agent --beacon-url): names it as the cause when it reports el_offline, does not answer, or is ≥ 4 slots behind the wall clock over the stall; optimistic while current points at the execution client.",
+    watches: [
+      "head_age_ms",
+      "headBlock",
+      "peers",
+      "syncing",
+      "lag_blocks",
+      "diskFree / diskTotal",
+      "beacon: slots behind, el_offline, optimistic",
+    ],
     kind: "explanation",
     snippetKinds: ["shell", "nethermind-flags"],
     verificationMetric: "head_age_ms",
@@ -183,6 +192,10 @@ const stalledHead: Rule = {
     const severity = stalledMs >= CRITICAL_MS || lastPeers === 0 ? "critical" : "high";
     const head = isNum(last.headBlock) ? `#${fmt(last.headBlock)}` : "its head";
     const { snippets, checks, caveats, src } = checksFor(ctx);
+    const cause = explainConsensusCause(ctx.input.window.beacon, ctx.input.window.beaconVersion, {
+      from: first.time,
+      to: last.time,
+    });
     const signals = [
       ...(last.syncing === true
         ? ["It reports that it is syncing, yet the head does not move: the sync is stuck, not slow."]
@@ -206,11 +219,12 @@ const stalledHead: Rule = {
         ruleId: this.descriptor.id,
         fingerprint: this.descriptor.id,
         kind: "explanation",
-        title: `Head ${head} has not advanced for ${seconds(stalledMs)}${lastPeers === null ? "" : ` (${fmt(lastPeers)} peers)`}`,
+        title: `Head ${head} has not advanced for ${seconds(stalledMs)}${lastPeers === null ? "" : ` (${fmt(lastPeers)} peers)`}${cause?.title ?? ""}`,
         severity,
         impact: impactOf(severity, stalledMs, trigger.ms, ">="),
         summary: [
           `The node's head ${head} stayed the same for ${seconds(stalledMs)}, longer than ${seconds(trigger.ms)}${interval ? ` (${fmt(trigger.ms / interval)} block intervals)` : ""}: it is not importing blocks, and every caller reads stale state.`,
+          ...(cause?.summary ?? []),
           ...signals,
           "No setting fixes this by itself; find the cause first.",
           checks,
@@ -218,6 +232,19 @@ const stalledHead: Rule = {
         evidence: [
           ...(lastAge === null ? [] : [inSeconds("head_age_ms", "Head block age", lastAge, ages)]),
           inSeconds("head_unchanged_s", "Head unchanged across samples", spanMs),
+          ...(cause?.observed
+            ? [
+                evidence(ctx, {
+                  metric: cause.observed.metric,
+                  label: cause.observed.label,
+                  observed: cause.observed.value,
+                  threshold: cause.observed.threshold,
+                  comparison: ">=",
+                  unit: cause.observed.unit,
+                  points: cause.points,
+                }),
+              ]
+            : []),
         ],
         arithmetic: [
           `Stall threshold: ${trigger.text}`,
@@ -235,8 +262,9 @@ const stalledHead: Rule = {
             : `Peers at the last sample: ${fmt(lastPeers)}${lastPeers > ctx.t.fewPeers ? " (enough: not a peering problem)" : ""}`,
           `Syncing: ${last.syncing === true ? "yes" : last.syncing === false ? "no" : "not reported"}`,
           ...(diskRatio === null ? [] : [`Disk free: ${pct(diskRatio, 1)}`]),
+          ...(cause?.arithmetic ?? []),
         ],
-        snippets,
+        snippets: cause ? [cause.snippet, ...snippets] : snippets,
         caveats: [
           "A head that stops for a few blocks (missed slots, a short fork) is normal; this fires only when it stays put across the samples for the whole threshold.",
           ...caveats,

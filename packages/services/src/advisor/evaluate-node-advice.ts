@@ -12,6 +12,7 @@ import {
   type SqlClient,
 } from "@rpcpulse/db";
 import { toAdvisorInput, toAdvisorOutbound, toAdvisorSettings } from "./advisor-input.js";
+import { loadAdvisorBeacon, withBeacon } from "./advisor-beacon.js";
 import { planSuggestionChanges } from "./plan-suggestions.js";
 
 export interface AdvisorDeps {
@@ -53,17 +54,18 @@ export async function evaluateNodeAdvice(
   if (!node) return { nodeId: input.nodeId, drafts: 0, samples: 0, created: 0, updated: 0, stale: 0 };
   const to = new Date(Math.max(input.now.getTime(), node.latestSampleAt.getTime() + 1));
   const from = new Date(to.getTime() - timing.windowMinutes * 60_000);
-  const [window, reported, existing] = await Promise.all([
+  const [window, reported, existing, beacon] = await Promise.all([
     loadAdvisorWindow(deps.sql, { nodeId: node.id, from, to }),
     getReportedSettings(deps.sql, node.id),
     listNodeSuggestionRowsForEvaluation(deps.prisma, node.id),
+    loadAdvisorBeacon(deps.sql, { nodeId: node.id, family: node.apiFamily, from, to }),
   ]);
   const settings = toAdvisorSettings(reported);
   // No samples in the window: nothing to say either way (never clears a condition on silence).
   const outbound = toAdvisorOutbound(reported, window);
   const drafts =
     window.samples.length > 0
-      ? evaluateNode(toAdvisorInput(node, window, settings, outbound, timing.windowMinutesOverride))
+      ? evaluateNode(withBeacon(toAdvisorInput(node, window, settings, outbound, timing.windowMinutesOverride), beacon))
       : null;
   const steps = drafts
     ? planSuggestionChanges({
