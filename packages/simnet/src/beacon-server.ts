@@ -27,12 +27,16 @@ export interface BeaconState {
   version: string;
   /** This beacon node is the consensus client driving the execution node beside it (default true). */
   drivesNode?: boolean;
+  /** Its head stopped at this execution block (a stuck consensus client: lost peers, hung); null: moving. */
+  stalledAtBlock?: number | null;
 }
 
 export interface BeaconServer {
   url: string;
   port: number;
   state: BeaconState;
+  /** Stop its head where it is now (stuck: it falls further behind every slot), or let it move again. */
+  setStalled(stalled: boolean): void;
   close(): Promise<void>;
 }
 
@@ -45,14 +49,14 @@ export async function startBeaconServer(node: SimNode, port: number, state: Beac
   const slotOf = (ms: number): number => Math.max(0, Math.floor((ms / 1000 - genesis) / SECONDS_PER_SLOT));
   const sockets = new Set<Socket>();
   // Slots and blocks are one to one on simnet's Ethereum (a block every 12 s slot).
-  const execBlock = (): number => Math.max(1, network.head() - state.lagSlots);
+  const execBlock = (): number => state.stalledAtBlock ?? Math.max(1, network.head() - state.lagSlots);
   node.headCap = () => (state.drivesNode === false ? Number.MAX_SAFE_INTEGER : execBlock());
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? "/", "http://127.0.0.1");
     const nowMs = network.clock.now();
     const wall = slotOf(nowMs);
-    const head = Math.max(0, slotOf(network.timeOfHeight(network.head())) - state.lagSlots);
     const exec = execBlock();
+    const head = slotOf(network.timeOfHeight(exec));
     const distance = Math.max(0, wall - head);
     const syncing = distance > 1;
     const optimistic = state.optimistic || (state.drivesNode !== false && node.currentHead() < exec - 1);
@@ -152,6 +156,9 @@ export async function startBeaconServer(node: SimNode, port: number, state: Beac
     url: `http://127.0.0.1:${bound}`,
     port: bound,
     state,
+    setStalled: (stalled) => {
+      state.stalledAtBlock = stalled ? execBlock() : null;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         for (const s of sockets) s.destroy();

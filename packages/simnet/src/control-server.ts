@@ -16,9 +16,10 @@ import type { ValidatorBook } from "./families/substrate-validators.js";
  *   POST /validators/<network>/<stash>/keys?onNode=0|1      the node loses (or regains) the on-chain session keys
  *   POST /validators/<network>/<stash>/unclaimed?eras=N     unclaimed payouts of the last N eras
  *   POST /nodes/<name>/stall?on=1|0                       stall / resume a node's head
- *   POST /nodes/<name>/beacon?lagSlots=N&elOffline=0|1&optimistic=0|1&drivesNode=0|1
+ *   POST /nodes/<name>/beacon?lagSlots=N&stall=0|1&elOffline=0|1&optimistic=0|1&drivesNode=0|1
  *                                                         the Beacon API beside an Ethereum node: lagSlots
- *                                                         makes it fall behind (and the EL it drives with it)
+ *                                                         lags it by N slots, stall=1 stops its head (it falls
+ *                                                         further behind each slot); the EL it drives stays with it
  */
 
 export interface ControlTarget {
@@ -27,7 +28,10 @@ export interface ControlTarget {
   node(name: string): {
     setStalled(v: boolean): void;
     head(): number;
-    beacon: { state: { lagSlots: number; elOffline: boolean; optimistic: boolean; drivesNode?: boolean } } | null;
+    beacon: {
+      state: { lagSlots: number; elOffline: boolean; optimistic: boolean; drivesNode?: boolean };
+      setStalled(stalled: boolean): void;
+    } | null;
   };
 }
 
@@ -111,6 +115,7 @@ export async function startControlServer(target: ControlTarget, port: number): P
           if (q.has("elOffline")) node.beacon.state.elOffline = q.get("elOffline") === "1";
           if (q.has("optimistic")) node.beacon.state.optimistic = q.get("optimistic") === "1";
           if (q.has("drivesNode")) node.beacon.state.drivesNode = q.get("drivesNode") !== "0";
+          if (q.has("stall")) node.beacon.setStalled(q.get("stall") === "1");
           return send(200, { ...node.beacon.state });
         }
       }

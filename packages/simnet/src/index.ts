@@ -53,7 +53,7 @@ export interface SimnetNodeHandle {
   setLatency(latency: LatencySpec): void;
   setMissingMethods(methods: readonly string[]): void;
   /** The Beacon API beside this node (config `beacon`), null without one; its state can be changed live. */
-  beacon: { url: string; port: number; state: BeaconState } | null;
+  beacon: { url: string; port: number; state: BeaconState; setStalled(stalled: boolean): void } | null;
   close(): Promise<void>;
 }
 
