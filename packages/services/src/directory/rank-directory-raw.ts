@@ -21,13 +21,14 @@ import {
   SCORING,
   type ScoreSample,
 } from "@rpcpulse/prober";
+import { applyRegionQuorumWith, groupSamplesByRegion } from "./rank-region-quorum.js";
 import { buildRankSamples, freshnessMinutes, freshUptime, toStoredDecisions } from "./rank-samples.js";
+import { DEFAULT_REGION_QUORUM_SHARE, nextListingStatusByQuorum } from "./region-quorum.js";
 import {
   asReport,
   FRESHNESS_RETENTION_MS,
   FRESHNESS_REWRITE_MS,
   loadDecisions,
-  nextListingStatus,
   RANK_WINDOWS,
   writeRankingSnapshot,
   type RankDirectoryOptions,
@@ -50,6 +51,7 @@ export async function rankDirectoryFromRaw(
 ): Promise<RankDirectoryReport> {
   const now = options.now ?? new Date();
   const roundMs = options.roundMs ?? 30_000;
+  const quorum = { share: options.regionQuorumShare ?? DEFAULT_REGION_QUORUM_SHARE, roundMs };
   const endpoints = await listDirectoryEndpoints(deps.pool, options.networks ? { networks: options.networks } : {});
   const byNetwork = new Map<string, DirectoryEndpoint[]>();
   for (const e of endpoints) byNetwork.set(e.network, [...(byNetwork.get(e.network) ?? []), e]);
@@ -79,6 +81,7 @@ export async function rankDirectoryFromRaw(
     const samples = buildRankSamples(rows, toStoredDecisions(decisions), claimants, { blockIntervalMs, roundMs });
     const views = buildVantageViews(samples, { blockIntervalMs, claimants, overallRegion: ALL_REGIONS });
     const overall = views[0]?.samples ?? new Map<string, ScoreSample[]>();
+    const regionSamples = new Map(ids.map((id) => [id, groupSamplesByRegion(overall.get(id) ?? [])]));
 
     // Uptime per endpoint from server probes: answered with a fresh head (lagging/stale answers apart).
     const uptime = new Map<string, { uptime: Uptime; lagging: Uptime }>();
@@ -134,17 +137,30 @@ export async function rankDirectoryFromRaw(
             freshness: limits,
           }),
         );
-        await writeRankingSnapshot(deps.pool, { network, window, region: view.region }, scores, {
+        // Overall view: the status needs a quorum of the reporting server regions (region-quorum.ts).
+        const q =
+          view.region === ALL_REGIONS
+            ? applyRegionQuorumWith(
+                scores,
+                { window, now: now.getTime(), samples: regionSamples },
+                quorum,
+                (endpointId, _region, samples) =>
+                  scoreEndpoint({ endpointId, samples, now: now.getTime(), window, blockIntervalMs, freshness: limits })
+                    .status,
+              )
+            : undefined;
+        await writeRankingSnapshot(deps.pool, { network, window, region: view.region }, q?.scores ?? scores, {
           uptime,
           regressions,
           notes: view.notes,
           now: now,
+          quorum: q?.verdicts,
         });
         snapshots++;
       }
     }
     for (const e of list) {
-      const next = nextListingStatus(e.status, overall.get(e.id) ?? []);
+      const next = nextListingStatusByQuorum(e.status, regionSamples.get(e.id), quorum);
       if (next !== e.status) statusChanges.push({ id: e.id, status: next });
     }
   }

@@ -37,6 +37,19 @@ export function groupServerSamplesByRegion(recent: readonly VantageSample[]): Ma
   return out;
 }
 
+/** Server samples of one endpoint (each carrying its region), by region, oldest first (raw ranking). */
+export function groupSamplesByRegion(samples: readonly ScoreSample[]): Map<string, ScoreSample[]> {
+  const out = new Map<string, ScoreSample[]>();
+  for (const s of samples) {
+    const region = s.region ?? "";
+    const list = out.get(region);
+    if (list) list.push(s);
+    else out.set(region, [s]);
+  }
+  for (const list of out.values()) list.sort((a, b) => a.at - b.at);
+  return out;
+}
+
 export interface QuorumViewInput {
   window: ScoreWindow;
   now: number;
@@ -48,16 +61,38 @@ export interface QuorumViewInput {
   samples: ReadonlyMap<string, RegionSamples>;
 }
 
-/**
- * The overall view's scores with each status replaced by the quorum of the reporting regions
- * (where two or more regions probed the endpoint in the window; when only one of them still
- * reports, its own status, so a silent region's old probes do not weigh on the status), and
- * the verdict per endpoint to store with the snapshot (components.regionQuorum).
- */
+/** The rollup ranking's overall view under the quorum: each region's status from its summary and recent probes. */
 export function applyRegionQuorum(
   scores: readonly EndpointScore[],
   input: QuorumViewInput,
   settings: RegionQuorumSettings,
+): { scores: EndpointScore[]; verdicts: Map<string, RegionVerdict> } {
+  return applyRegionQuorumWith(scores, input, settings, (endpointId, region, recent) => {
+    const summary = input.summaries.get(endpointId)?.get(region);
+    if (!summary) return null;
+    return scoreSummary({
+      endpointId,
+      window: input.window,
+      byRegion: new Map([[region, summary]]),
+      recent,
+      blockIntervalMs: input.blockIntervalMs,
+      freshness: input.freshness,
+    }).status;
+  });
+}
+
+/**
+ * The overall view's scores with each status replaced by the quorum of the reporting regions
+ * (where two or more regions probed the endpoint in the window; when only one of them still
+ * reports, its own status, so a silent region's old probes do not weigh on the status), and
+ * the verdict per endpoint to store with the snapshot (components.regionQuorum). `regionStatus`
+ * scores one region's probes alone (null: nothing to score).
+ */
+export function applyRegionQuorumWith(
+  scores: readonly EndpointScore[],
+  input: { window: ScoreWindow; now: number; samples: ReadonlyMap<string, RegionSamples> },
+  settings: RegionQuorumSettings,
+  regionStatus: (endpointId: string, region: string, recent: ScoreSample[]) => EndpointScore["status"] | null,
 ): { scores: EndpointScore[]; verdicts: Map<string, RegionVerdict> } {
   const verdicts = new Map<string, RegionVerdict>();
   const from = input.now - SCORING.windows[input.window];
@@ -72,17 +107,8 @@ export function applyRegionQuorum(
     const reporting = reportingSamples(inWindow, settings.roundMs);
     const statuses = new Map<string, EndpointScore["status"]>();
     for (const [region, recent] of reporting) {
-      const summary = input.summaries.get(score.endpointId)?.get(region);
-      if (!summary) continue;
-      const own = scoreSummary({
-        endpointId: score.endpointId,
-        window: input.window,
-        byRegion: new Map([[region, summary]]),
-        recent,
-        blockIntervalMs: input.blockIntervalMs,
-        freshness: input.freshness,
-      });
-      statuses.set(region, own.status);
+      const status = regionStatus(score.endpointId, region, recent);
+      if (status !== null) statuses.set(region, status);
     }
     if (statuses.size === 0) return score;
     const verdict = combineRegionStatuses(statuses, settings.share);
