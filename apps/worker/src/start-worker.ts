@@ -84,7 +84,8 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
     },
   );
   const metrics = createPlatformMetrics("worker");
-  metrics.watchQueues(target, QUEUE_NAMES);
+  // Its own region's probe queue too: a region whose rounds pile up shows here.
+  metrics.watchQueues(target, [...QUEUE_NAMES, { name: "probe", instance: env.PROBE_REGION }]);
   metrics.watchReplica(replica.status);
 
   try {

@@ -67,6 +67,11 @@ describe("worker GET /metrics", () => {
       .get("rpcpulse_queue_jobs")
       ?.metrics.find((m) => m.labels?.queue === "maintenance" && m.labels.state === "waiting");
     assert.equal(depth?.value, "0");
+    // The worker's own region probe queue (PROBE_REGION default "local") is watched too.
+    const region = families
+      .get("rpcpulse_queue_jobs")
+      ?.metrics.find((m) => m.labels?.queue === "probe.local" && m.labels.state === "waiting");
+    assert.equal(region?.value, "0");
     assert.equal(families.get("rpcpulse_db_reads_on_replica")?.metrics[0]?.value, "0");
     const health = (await (await fetch(`${url}/healthz`)).json()) as {
       status: string;

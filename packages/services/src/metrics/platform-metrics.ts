@@ -1,6 +1,6 @@
 import { timingSafeEqual, createHash } from "node:crypto";
 import type { ReadReplicaStatus } from "@rpcpulse/db";
-import { getQueue, type QueueName, type QueueTarget } from "@rpcpulse/queue";
+import { getQueue, instanceQueueName, type QueueName, type QueueTarget } from "@rpcpulse/queue";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
 /**
@@ -25,7 +25,7 @@ export interface PlatformMetrics {
   /** One ingest flush (COPY) committed. */
   observeFlush(rows: number, seconds: number): void;
   /** Queue depths and the age of each queue's oldest waiting job, read at scrape time. */
-  watchQueues(target: QueueTarget, queues: readonly QueueName[]): void;
+  watchQueues(target: QueueTarget, queues: readonly WatchedQueue[]): void;
   /** Replica lag and where reads go, read at scrape time. */
   watchReplica(status: () => ReadReplicaStatus): void;
   /** A cache's cumulative hit and miss counts, read at scrape time. */
@@ -33,6 +33,9 @@ export interface PlatformMetrics {
   /** The exposition: Prometheus text format 0.0.4. */
   render(): Promise<{ contentType: string; body: string }>;
 }
+
+/** A catalog queue, or one instance of it (a region's probe queue: `{ name: "probe", instance: "eu" }`). */
+export type WatchedQueue = QueueName | { name: QueueName; instance: string };
 
 export function createPlatformMetrics(app: MetricsApp, options: { perProcess?: boolean } = {}): PlatformMetrics {
   const registry = new Registry();
@@ -80,14 +83,16 @@ export function createPlatformMetrics(app: MetricsApp, options: { perProcess?: b
     registers: [registry],
   });
 
-  const queueSources: Array<{ target: QueueTarget; queues: readonly QueueName[] }> = [];
+  const queueSources: Array<{ target: QueueTarget; queues: readonly WatchedQueue[] }> = [];
   const readQueues = async () => {
     const depths: Array<{ queue: string; state: string; value: number }> = [];
     const ages: Array<{ queue: string; value: number }> = [];
     for (const { target, queues } of queueSources) {
       await Promise.all(
-        queues.map(async (name) => {
-          const queue = getQueue(name, target);
+        queues.map(async (watched) => {
+          const [base, instance] = typeof watched === "string" ? [watched] : [watched.name, watched.instance];
+          const name = instanceQueueName(base, instance);
+          const queue = getQueue(base, target, instance);
           const [counts, oldest] = await Promise.all([queue.getJobCounts(...QUEUE_STATES), queue.getWaiting(-1, -1)]);
           for (const state of QUEUE_STATES) depths.push({ queue: name, state, value: counts[state] ?? 0 });
           const first = oldest[0];
