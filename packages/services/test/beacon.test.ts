@@ -8,6 +8,7 @@ import { describeCondition } from "../src/alerting/describe-alert.js";
 import { measureConsensusBehind } from "../src/alerting/measure-beacon.js";
 import { normaliseRuleParams, resolveThresholds } from "../src/alerting/rule-params.js";
 import { beaconRowOf, checkExecutionClient } from "../src/ingest/normalise-beacon.js";
+import { describeOwnEl, toConsensusClientView } from "../src/nodes/get-node-consensus-client.js";
 
 const HASH_A = `0x${"aa".repeat(32)}`;
 const HASH_B = `0x${"bb".repeat(32)}`;
@@ -158,4 +159,22 @@ test("consensus_client_behind: threshold in slots, defaults 8 firing / 4 degrade
     detail: "Teku: head slot 960 of 1000",
   });
   assert.match(text, /^consensus client 40 slots behind the wall clock \(~8 ?min.*\) \(Teku: head slot 960 of 1000\)$/);
+});
+
+test("node page: the own-EL verdict in words, health from slots behind, el_offline and the API", () => {
+  assert.equal(describeOwnEl(latest({ elCheck: null, elCheckAt: null }), NOW).state, "unknown");
+  const own = describeOwnEl(latest(), NOW);
+  assert.equal(own.state, "consistent");
+  assert.match(own.text, /consistency, not proof/);
+  const ahead = describeOwnEl(latest({ elCheck: "el-ahead", elCheckAt: new Date(NOW.getTime() - 3_600_000) }), NOW);
+  assert.equal(ahead.state, "not-own");
+  assert.match(ahead.text, /another consensus client drives this node/);
+  assert.match(ahead.text, /last comparable reading 2026-11-25T03:00:00\.000Z/);
+  assert.equal(describeOwnEl(latest({ elCheck: "hash-mismatch" }), NOW).state, "not-own");
+  assert.match(describeOwnEl(latest({ elCheck: "el-offline" }), NOW).text, /engine API/);
+  assert.equal(toConsensusClientView(latest({ slotsBehind: 1, syncing: false }), NOW).health, "healthy");
+  assert.equal(toConsensusClientView(latest(), NOW).health, "behind");
+  assert.equal(toConsensusClientView(latest({ slotsBehind: 0, elOffline: true }), NOW).health, "failing");
+  assert.equal(toConsensusClientView(latest({ ok: false }), NOW).health, "failing");
+  assert.equal(toConsensusClientView(latest({ time: new Date(NOW.getTime() - 600_000) }), NOW).stale, true);
 });

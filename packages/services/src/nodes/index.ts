@@ -6,3 +6,4 @@ export * from "./get-node-metrics.js";
 export * from "./public-head-view.js";
 export * from "./probe-node-public-heads.js";
 export * from "./patch-node.js";
+export * from "./get-node-consensus-client.js";

@@ -1,7 +1,14 @@
-import { FLEET_PAGE_SIZE, type FleetOverview, type FleetQuery, type FleetSortKey } from "@rpcpulse/services";
+import {
+  FLEET_PAGE_SIZE,
+  type ConsensusClientView,
+  type FleetOverview,
+  type FleetQuery,
+  type FleetSortKey,
+} from "@rpcpulse/services";
 import { DataTable, Pager, type DataColumn } from "../../components/data-table.js";
 import { tableHref } from "../../lib/table-query.js";
 import { formatAgo, formatCount, formatDuration, formatLag, formatMs, UNKNOWN_LAG_TITLE } from "./format.js";
+import { ConsensusClientCell } from "./consensus-client-panel.js";
 import { PublicHeadCell } from "./public-head.js";
 
 const COLUMNS: (DataColumn & { key: FleetSortKey })[] = [
@@ -44,7 +51,16 @@ export function fleetHref(
  * Plain anchors, not next/link: a client component per row would add 1,000 client references to
  * the RSC payload (the page must stay fast with 1,000 nodes; see bench/fleet-page.ts).
  */
-export function FleetTable({ slug, overview }: { slug: string; overview: FleetOverview }) {
+export function FleetTable({
+  slug,
+  overview,
+  consensus,
+}: {
+  slug: string;
+  overview: FleetOverview;
+  /** Ethereum nodes' consensus clients (agent --beacon-url), shown under the execution client. */
+  consensus?: ReadonlyMap<string, ConsensusClientView>;
+}) {
   const { query, rows, now } = overview;
   return (
     <>
@@ -68,6 +84,12 @@ export function FleetTable({ slug, overview }: { slug: string; overview: FleetOv
             <td className="mono client" title={`${r.clientName}${r.clientVersion ? ` ${r.clientVersion}` : ""}`}>
               {r.clientName}
               {r.clientVersion ? ` ${r.clientVersion}` : ""}
+              {consensus?.has(r.id) ? (
+                <span className="cl-line small" data-testid="fleet-cl">
+                  CL {(consensus.get(r.id)!.version ?? "").split("/")[0] || "?"}:{" "}
+                  <ConsensusClientCell view={consensus.get(r.id)} />
+                </span>
+              ) : null}
             </td>
             <td
               className="num"

@@ -1,6 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getFleetOverview, hasRole, listProducerViews, listValidatorViews, NODE_STATUSES } from "@rpcpulse/services";
+import {
+  getFleetOverview,
+  hasRole,
+  listFleetConsensusClients,
+  listProducerViews,
+  listValidatorViews,
+  NODE_STATUSES,
+} from "@rpcpulse/services";
 import { AppShell } from "../../../../../components/app-shell.js";
 import { AutoRefresh } from "../../../../../features/fleet/auto-refresh.js";
 import { FleetTable, fleetHref } from "../../../../../features/fleet/fleet-table.js";
@@ -39,6 +46,11 @@ export default async function FleetPage(props: {
     listProducerViews({ sql: getRuntime().reads.sql }, ctx),
     listValidatorViews({ sql: getRuntime().reads.sql }, ctx),
   ]);
+  // The shown page's Ethereum nodes that report a consensus client (one primary-key lookup per node).
+  const consensus = await listFleetConsensusClients(
+    { sql: getRuntime().reads.sql },
+    { nodeIds: overview.rows.map((r) => r.id), now: new Date() },
+  );
   const org = orgs.find((o) => o.id === ctx.organizationId);
   const { summary, query } = overview;
   const canManage = hasRole(ctx, "admin");
@@ -142,7 +154,7 @@ export default async function FleetPage(props: {
                 <p>Change the search or the filters.</p>
               </div>
             ) : (
-              <FleetTable slug={slug} overview={overview} />
+              <FleetTable slug={slug} overview={overview} consensus={consensus} />
             )}
           </>
         )}

@@ -2,9 +2,18 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { isAppError } from "@rpcpulse/config";
-import { getNodeMetrics, hasRole, listAgentTokens, METRIC_RANGES, MetricRange, getNode } from "@rpcpulse/services";
+import {
+  getNodeConsensusClient,
+  getNodeMetrics,
+  hasRole,
+  listAgentTokens,
+  METRIC_RANGES,
+  MetricRange,
+  getNode,
+} from "@rpcpulse/services";
 import { AppShell } from "../../../../../../components/app-shell.js";
 import { NodeLive } from "../../../../../../features/fleet/node-live.js";
+import { ConsensusClientPanel } from "../../../../../../features/fleet/consensus-client-panel.js";
 import { NodeAdvisorSection } from "../../../../../../features/advisor/node-advisor-section.js";
 import { DeleteNodeForm, NodeSettingsForm } from "../../../../../../features/fleet/node-settings-form.js";
 import { RevokeTokenForm, RotateTokenForm } from "../../../../../../features/fleet/token-actions.js";
@@ -41,6 +50,15 @@ export default async function NodePage(props: {
     getNodeMetrics({ prisma, sql: reads.sql }, ctx, { nodeId: node.id, range }),
     listAgentTokens(deps, ctx, { nodeId: node.id }),
   ]);
+  // Ethereum nodes whose agent reads a consensus client (--beacon-url): shown beside the execution node.
+  const consensus =
+    node.apiFamily === "ethereum"
+      ? await getNodeConsensusClient({ prisma, sql: reads.sql }, ctx, {
+          nodeId: node.id,
+          from: new Date(metrics.from),
+          to: new Date(metrics.to),
+        })
+      : null;
   const canManage = hasRole(ctx, "admin");
   const base = `/app/o/${ctx.organizationSlug}/nodes/${node.id}`;
   const now = new Date(metrics.to);
@@ -71,6 +89,8 @@ export default async function NodePage(props: {
       </div>
 
       <NodeLive metricsUrl={`${base}/metrics`} initial={metrics} />
+
+      {consensus ? <ConsensusClientPanel page={consensus} /> : null}
 
       <NodeAdvisorSection ctx={ctx} nodeId={node.id} />
 
