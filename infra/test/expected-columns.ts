@@ -44,6 +44,12 @@ export const EXPECTED_COLUMNS: Record<string, Record<string, Columns>> = {
     "Established connections by node (max)": perNode("established"),
     "Witness missed blocks": perNode("missed"),
     "Witness price feed age": perNode("feed age"),
+    "Validator era points against the set's median": [
+      ["time", "time"],
+      ["metric", "text"],
+      ["points", "number"],
+      ["median", "number"],
+    ],
   },
   "rpcpulse-node": {
     Node: [

@@ -12,6 +12,7 @@ import {
   insertNodeSamples,
   insertProducer,
   recordProducerReading,
+  recordValidatorReading,
   insertRemoteIps,
   refreshRollups,
   type NodeSampleInput,
@@ -130,6 +131,7 @@ export async function seedFleet(sql: SqlClient, now: Date): Promise<SeededFleet>
   }
 
   await seedWitness(sql, now);
+  await seedValidator(sql, now);
 
   const samples: NodeSampleInput[] = [];
   const ips: RemoteIpSampleInput[] = [];
@@ -161,6 +163,48 @@ export async function seedFleet(sql: SqlClient, now: Date): Promise<SeededFleet>
 }
 
 const NETWORK_SLUG = "grafana-fixture-net";
+
+/** A validator stash of ORG (and one of OTHER_ORG) read every 5 STEP_MS: era points growing against the median, an era every 6 h. */
+async function seedValidator(sql: SqlClient, now: Date): Promise<void> {
+  for (const [org, stash] of [
+    [ORG, "15qwKhgm3HC8Jm8i65ix8tvBN4bsTgvNNE9wXGR8AWR4PhjE"],
+    [OTHER_ORG, "12MWHKofXx1Zrsraqg76cwT37AY64ciMkqGTkskZ9Qbkv6zH"],
+  ] as const) {
+    const p = await insertProducer(sql, {
+      organizationId: org,
+      network: NETWORK_SLUG,
+      kind: "validator",
+      account: stash,
+    });
+    if (!p) throw new Error("the fixture network has no slug");
+    const steps = HISTORY_MS / STEP_MS;
+    for (let k = 0; k <= steps; k += 5) {
+      const time = new Date(now.getTime() - (steps - k) * STEP_MS);
+      const eraMs = 6 * 3_600_000;
+      const progress = (time.getTime() % eraMs) / eraMs;
+      await recordValidatorReading(sql, {
+        producerId: p.id,
+        observedAt: time,
+        source: "http://127.0.0.1:8080",
+        headBlock: 28_000_000 + k * 10,
+        activeEra: Math.floor(time.getTime() / eraMs),
+        eraProgress: progress,
+        status: "active",
+        eraPoints: Math.round(progress * 900),
+        medianPoints: Math.round(progress * 1_000),
+        setSize: 297,
+        commissionPpb: 30_000_000,
+        blocked: false,
+        sessionKeys: null,
+        keysOnNode: null,
+        keysNode: null,
+        payouts: null,
+        scannedBlock: null,
+        offlineReports: [],
+      });
+    }
+  }
+}
 
 /** A witness of ORG (and one of OTHER_ORG) read every 5 STEP_MS, missing a block every 40 minutes, its feed ageing. */
 async function seedWitness(sql: SqlClient, now: Date): Promise<void> {

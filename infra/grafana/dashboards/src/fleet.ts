@@ -20,6 +20,19 @@ GROUP BY 1, 2
 ORDER BY 1, 2`;
 }
 
+/** Era points and the set's median per validator stash (shortened) of the organization, from validator_samples. */
+function validatorSeries(): string {
+  return `SELECT ${bucketExpr("raw", "s.time")} AS time, left(p.account, 8) || '…' AS metric,
+       max(s.era_points)::float8 AS "points", max(s.median_points)::float8 AS "median"
+FROM validator_samples s
+JOIN producers p ON p.id = s.producer_id
+WHERE p.organization_id = '$org'
+  AND p.network_id = ANY (ARRAY[\${network:sqlstring}]::uuid[])
+  AND s.time BETWEEN $__timeFrom() AND $__timeTo()
+GROUP BY 1, 2
+ORDER BY 1, 2`;
+}
+
 /** Nodes of the selected organization and networks, with their newest sample and a status. */
 const STATUS_CTE = `
 WITH fleet AS (
@@ -241,6 +254,13 @@ ORDER BY 1`,
         gridPos: { h: 8, w: 12, x: 12, y: 24 },
         unit: "h",
         sql: producerSeries("(max(s.feed_age_s) / 3600.0)::float8", "feed age"),
+      }),
+      timeSeries(8, {
+        title: "Validator era points against the set's median",
+        description:
+          "Era points of each registered Polkadot/Kusama validator and the active set's median at each read (validator_samples); points restart at each era.",
+        gridPos: { h: 8, w: 24, x: 0, y: 32 },
+        sql: validatorSeries(),
       }),
     ],
   });
