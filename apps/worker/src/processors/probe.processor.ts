@@ -82,7 +82,7 @@ export function createProbeProcessor(
     }
     const report = await fanOutProbeRound(
       { sql: deps.pool, target: deps.target },
-      { roundId: jobId, regionTtlMs: settings.regionTtlMs, payload },
+      { roundId: jobId, regionTtlMs: settings.regionTtlMs, payload, selfRegion: settings.region },
     );
     log.debug(report, "probe round fanned out to regions");
     return report;

@@ -14,10 +14,18 @@ export interface FanOutProbeRoundReport {
  */
 export async function fanOutProbeRound(
   deps: { sql: SqlClient; target: QueueTarget },
-  input: { roundId: string; regionTtlMs: number; payload: ProbePayload; now?: Date },
+  input: {
+    roundId: string;
+    regionTtlMs: number;
+    payload: ProbePayload;
+    /** The region of the worker running the fan-out (alive, consuming its queue), even before its first heartbeat. */
+    selfRegion?: string;
+    now?: Date;
+  },
 ): Promise<FanOutProbeRoundReport> {
   const now = (input.now ?? new Date()).getTime();
-  const regions = await listActiveProbeRegions(deps.sql, { since: new Date(now - input.regionTtlMs) });
+  const listed = await listActiveProbeRegions(deps.sql, { since: new Date(now - input.regionTtlMs) });
+  const regions = [...new Set([...listed, ...(input.selfRegion ? [input.selfRegion] : [])])].sort();
   for (const region of regions) {
     await enqueueRegionProbeRound(deps.target, { region, roundId: input.roundId, payload: input.payload });
   }
