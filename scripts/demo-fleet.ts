@@ -44,6 +44,7 @@ async function main(): Promise<void> {
           const config = {
             family: agent.family,
             rpcUrl: agent.rpcUrl,
+            ...(agent.beaconUrl ? { beaconUrl: agent.beaconUrl } : {}),
             interval: values.interval,
             ports: [agent.port],
             nodeId: agent.nodeId,

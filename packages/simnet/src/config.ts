@@ -94,6 +94,8 @@ const nodeSchema = z
         version: z.string().min(1).default("Lighthouse/v7.1.0-8d1b2f8/x86_64-linux"),
         /** It drives this node (the node's own consensus client); false: it drives another EL. */
         drivesNode: z.boolean().default(true),
+        /** Stuck from the start (its head stops; the node it drives stands still with it): the demo's. */
+        stalled: z.boolean().default(false),
       })
       .strict()
       .optional(),

@@ -139,6 +139,7 @@ export async function startSimnet(
             throw error;
           })
         : null;
+      if (b?.stalled) beacon?.setStalled(true);
       handles.push({
         name: nodeConfig.name,
         family: nodeConfig.family,

@@ -110,6 +110,16 @@ export async function seedDemoAlerts(
       forSeconds: 0,
       resolveForSeconds: 60,
     },
+    // The demo's eth-stalled has a stuck consensus client (packages/simnet/demo.json): it falls further behind each slot.
+    {
+      name: "Consensus client behind",
+      type: "consensus_client_behind",
+      target: "org",
+      threshold: 8,
+      degraded: 4,
+      forSeconds: 0,
+      resolveForSeconds: 60,
+    },
     {
       name: "Ports running out",
       type: "port_exhaustion",

@@ -13,6 +13,8 @@ export const DemoNodeSpec = z.object({
   network: z.enum(NETWORKS.map((n) => n.slug) as [string, ...string[]]),
   port: z.number().int().min(1).max(65_535),
   clientVersion: z.string().max(200).optional(),
+  /** Ethereum: the consensus client's Beacon API beside it (simnet `beacon`); the agent reads it (--beacon-url). */
+  beacon: z.object({ port: z.number().int().min(1).max(65_535) }).optional(),
 });
 export type DemoNodeSpec = z.infer<typeof DemoNodeSpec>;
 
@@ -24,6 +26,8 @@ export interface DemoAgent {
   port: number;
   /** Plaintext agent token, issued (or rotated) by this call: only hashes are stored. */
   token: string;
+  /** The consensus client's Beacon API for the agent's --beacon-url (Ethereum nodes with one). */
+  beaconUrl?: string;
   enrolled: boolean;
 }
 
@@ -71,6 +75,7 @@ export async function seedDemoFleet(
   const agents: DemoAgent[] = [];
   for (const spec of specs) {
     const rpcUrl = `http://127.0.0.1:${spec.port}`;
+    const beacon = spec.beacon ? { beaconUrl: `http://127.0.0.1:${spec.beacon.port}` } : {};
     const found = existing.get(spec.name);
     if (found) {
       // Tokens are stored hashed, so a restarted demo gets a new one; the old ones end at once.
@@ -83,6 +88,7 @@ export async function seedDemoFleet(
         port: spec.port,
         token: issued.token,
         enrolled: false,
+        ...beacon,
       });
       continue;
     }
@@ -103,6 +109,7 @@ export async function seedDemoFleet(
       port: spec.port,
       token: issued.token,
       enrolled: true,
+      ...beacon,
     });
   }
   return agents;
