@@ -1,8 +1,9 @@
 // Producers end to end inside the real worker: the recurring "producers" probe task reads a
 // registered Hive witness from simnet (through the SSRF-safe client, PROBE_ALLOW_PRIVATE) into
-// producer_latest / producer_samples; a miss made in simnet is recorded with its block range and the
-// witness_missed_block rule delivers a webhook naming the block. TimescaleDB mode (PGlite, one session,
-// cannot back the worker's Prisma) runs the same service the task calls against the same simnet.
+// producer_latest / producer_samples; a miss made in simnet is recorded with its block range and its
+// exact block (the producer_missed virtual operation), and the witness_missed_block rule delivers a
+// webhook naming that block. TimescaleDB mode (PGlite, one session, cannot back the worker's Prisma)
+// runs the same service the task calls against the same simnet.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
@@ -131,19 +132,25 @@ describe("producers: witnesses read by the worker from simnet", () => {
     const missed = sim.witnesses("hive").missNextSlot("gtg");
     clock.advance((missed - sim.node("hive-a").head() + 1) * 3_000);
     const miss = await waitFor("the miss row", async () => {
-      const { rows } = await db.pool.query<{ from_block: string; to_block: string; total_missed: string }>(
-        `SELECT from_block, to_block, total_missed FROM producer_misses WHERE producer_id = $1`,
-        [gtg.id],
-      );
+      const { rows } = await db.pool.query<{
+        from_block: string;
+        to_block: string;
+        total_missed: string;
+        missed_blocks: string[] | null;
+      }>(`SELECT from_block, to_block, total_missed, missed_blocks FROM producer_misses WHERE producer_id = $1`, [
+        gtg.id,
+      ]);
       return rows[0];
     });
     assert.equal(Number(miss.total_missed), Number(first.total_missed) + 1);
     assert.ok(Number(miss.from_block) <= missed && missed <= Number(miss.to_block), `${missed} in the range`);
+    // The producer_missed virtual operation named the exact block (simnet's account_history_api).
+    assert.deepEqual(miss.missed_blocks?.map(Number), [missed]);
 
     const delivered = await waitFor("the webhook", async () => hook.requests.find((r) => r.path === "/witness"));
     const body = JSON.parse(delivered.body) as { title?: string; text?: string };
     assert.match(JSON.stringify(body), /@gtg \(hive\): 1 missed block/);
-    assert.match(JSON.stringify(body), new RegExp(`#${miss.to_block}`));
+    assert.match(JSON.stringify(body), new RegExp(`block #${missed}, seen `));
   });
 });
 

@@ -1,4 +1,4 @@
-// Producers (migration 0017) in both storage modes: plain PostgreSQL and TimescaleDB (PGlite), the
+// Producers (migrations 0017, 0024) in both storage modes: plain PostgreSQL and TimescaleDB (PGlite), the
 // same readings giving the same misses, key change and history.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
@@ -62,8 +62,12 @@ async function checks(sql: SqlClient, name: string): Promise<void> {
   const first = await recordProducerReading(sql, reading(p.id, 0));
   assert.deepEqual(first, { miss: null, keyChanged: false });
   await recordProducerReading(sql, reading(p.id, 1));
-  const missed = await recordProducerReading(sql, reading(p.id, 2, { totalMissed: 8 }));
-  assert.deepEqual(missed.miss, { fromBlock: 1_021, toBlock: 1_040, count: 1 });
+  // The caller's exact blocks (producer_missed vops, 0024): those outside the range are dropped.
+  const missed = await recordProducerReading(
+    sql,
+    reading(p.id, 2, { totalMissed: 8, missedBlocks: [1_035, 1_030, 999, 1_030] }),
+  );
+  assert.deepEqual(missed.miss, { fromBlock: 1_021, toBlock: 1_040, count: 1, missedBlocks: [1_030, 1_035] });
   const changed = await recordProducerReading(sql, reading(p.id, 3, { totalMissed: 8, signingKey: "STM5other" }));
   assert.equal(changed.keyChanged, true);
   await recordProducerError(sql, { producerId: p.id, at: new Date(T0 + 4 * MIN), message: "HTTP 502" });
@@ -77,6 +81,7 @@ async function checks(sql: SqlClient, name: string): Promise<void> {
   const misses = await listProducerMisses(sql, { producerIds: [p.id], since: new Date(T0) });
   assert.equal(misses.length, 1);
   assert.equal(misses[0]?.toBlock, 1_040);
+  assert.deepEqual(misses[0]?.missedBlocks, [1_030, 1_035]);
 
   const history = await readProducerHistory(sql, {
     producerId: p.id,

@@ -55,12 +55,7 @@ describe("producer components and exact misses", () => {
       },
       { clock },
     );
-    for (const [id, slug] of [
-      [ORG, ORG],
-      [OTHER, OTHER],
-    ]) {
-      await db.prisma.organization.create({ data: { id, name: slug, slug } });
-    }
+    for (const id of [ORG, OTHER]) await db.prisma.organization.create({ data: { id, name: id, slug: id } });
     await db.pool.query(
       `INSERT INTO public_endpoints (network_id, api_family, url, name, status)
        SELECT id, 'hive', $1, 'full', 'active' FROM networks WHERE slug = 'hive'`,

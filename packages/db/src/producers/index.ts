@@ -2,4 +2,4 @@ export * from "./producers.js";
 export * from "./producer-readings.js";
 export * from "./miss-evidence.js";
 export * from "./validators.js";
-export * from "./miss-blocks.js";
+export * from "./producer-retention.js";

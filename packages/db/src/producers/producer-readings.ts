@@ -25,12 +25,17 @@ export const ProducerReading = z.object({
   votes: z.string().regex(/^\d{1,40}$/),
   rank: z.number().int().positive().nullable(),
   inSchedule: z.boolean(),
+  /**
+   * When total_missed grew: the exact missed blocks the caller read from the chain (producer_missed
+   * virtual operations); those inside the miss's range are stored with it. null/absent: unknown.
+   */
+  missedBlocks: z.array(int8.positive()).max(1_000).nullable().optional(),
 });
 export type ProducerReading = z.infer<typeof ProducerReading>;
 
 export interface RecordedReading {
   /** A new miss row (total_missed grew since the previous reading). */
-  miss: { fromBlock: number; toBlock: number; count: number } | null;
+  miss: { fromBlock: number; toBlock: number; count: number; missedBlocks: number[] | null } | null;
   keyChanged: boolean;
 }
 
@@ -87,15 +92,19 @@ export async function recordProducerReading(sql: SqlClient, input: ProducerReadi
   );
   let miss: RecordedReading["miss"] = null;
   if (prev !== null && r.totalMissed > prev.totalMissed) {
+    const fromBlock = Math.min(prev.headBlock + 1, r.headBlock);
+    const inRange = r.missedBlocks?.filter((b) => b >= fromBlock && b <= r.headBlock) ?? null;
     miss = {
-      fromBlock: Math.min(prev.headBlock + 1, r.headBlock),
+      fromBlock,
       toBlock: r.headBlock,
       count: r.totalMissed - prev.totalMissed,
+      missedBlocks: inRange === null ? null : [...new Set(inRange)].sort((a, b) => a - b),
     };
+    // missed_blocks (0024) is written with the row, so an alert never sees the range first.
     await sql.query(
-      `INSERT INTO producer_misses (producer_id, detected_at, from_block, to_block, count, total_missed)
-       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT DO NOTHING`,
-      [r.producerId, r.observedAt, miss.fromBlock, miss.toBlock, miss.count, r.totalMissed],
+      `INSERT INTO producer_misses (producer_id, detected_at, from_block, to_block, count, total_missed, missed_blocks)
+       VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING`,
+      [r.producerId, r.observedAt, miss.fromBlock, miss.toBlock, miss.count, r.totalMissed, miss.missedBlocks],
     );
   }
   const feedAgeS =

@@ -1,4 +1,3 @@
-import { recordMissedBlocks, type SqlClient } from "@rpcpulse/db";
 import { findNetwork } from "@rpcpulse/domain";
 import { callJsonRpc, type SafeHttpClient } from "@rpcpulse/prober";
 import { z } from "zod";
@@ -87,26 +86,15 @@ export async function findMissedBlocks(
 }
 
 /**
- * After a miss row is written (total_missed grew over [fromBlock, toBlock]): read its exact block(s)
- * and store them on the row. Left NULL (the range stands) when no source could say.
+ * The exact missed blocks of `account` in [fromBlock, toBlock] (a rise of total_missed between two
+ * reads), asked before the miss row is written so the row carries them; null when no source could say.
  */
-export async function recordExactMiss(
-  sql: SqlClient,
+export async function lookupMissedBlocks(
   client: SafeHttpClient,
   sources: readonly string[],
-  miss: {
-    producerId: string;
-    network: string;
-    account: string;
-    totalMissed: number;
-    fromBlock: number;
-    toBlock: number;
-  },
+  miss: { network: string; account: string; fromBlock: number; toBlock: number },
 ): Promise<number[] | null> {
   const chain = findNetwork(miss.network)?.chain;
   if (chain !== "hive" && chain !== "steem") return null;
-  const found = await findMissedBlocks(client, [...new Set(sources)], { chain, ...miss });
-  if (!found) return null;
-  await recordMissedBlocks(sql, { producerId: miss.producerId, totalMissed: miss.totalMissed, blocks: found.blocks });
-  return found.blocks;
+  return (await findMissedBlocks(client, [...new Set(sources)], { chain, ...miss }))?.blocks ?? null;
 }

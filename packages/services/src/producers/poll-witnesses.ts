@@ -8,7 +8,7 @@ import {
 } from "@rpcpulse/db";
 import { callJsonRpc, type SafeHttpClient } from "@rpcpulse/prober";
 import { isPrivateLiteralUrl } from "../directory/probe-directory.js";
-import { recordExactMiss } from "./find-missed-blocks.js";
+import { lookupMissedBlocks } from "./find-missed-blocks.js";
 import { parseWitness, WitnessSchedule, type WitnessFacts } from "./parse-witness.js";
 
 /**
@@ -140,7 +140,19 @@ export async function pollWitnesses(
         });
         continue;
       }
+      // A miss since the last read: its exact block(s) first, so the miss row is written with them.
+      const prev = p.latest;
+      const missedBlocks =
+        prev !== null && facts.totalMissed > prev.totalMissed
+          ? await lookupMissedBlocks(options.client, [read.source, ...sources], {
+              network,
+              account: p.account,
+              fromBlock: Math.min(prev.headBlock + 1, read.headBlock),
+              toBlock: read.headBlock,
+            })
+          : null;
       const recorded = await recordProducerReading(deps.sql, {
+        missedBlocks,
         producerId: p.id,
         observedAt: at,
         source: read.source,
@@ -160,17 +172,7 @@ export async function pollWitnesses(
         inSchedule: read.schedule.has(p.account),
       });
       report.read++;
-      if (recorded.miss) {
-        report.misses++;
-        await recordExactMiss(deps.sql, options.client, [read.source, ...sources], {
-          producerId: p.id,
-          network,
-          account: p.account,
-          totalMissed: facts.totalMissed,
-          fromBlock: recorded.miss.fromBlock,
-          toBlock: recorded.miss.toBlock,
-        });
-      }
+      if (recorded.miss) report.misses++;
       if (recorded.keyChanged) report.keyChanges++;
     }
   }
