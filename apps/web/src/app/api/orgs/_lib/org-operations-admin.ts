@@ -43,7 +43,7 @@ export const ORG_ADMIN_OPERATIONS: Operation[] = [
       type: "object",
       required: ["ref"],
       properties: {
-        ref: { type: "string", description: "node:<id> or endpoint:<id>" },
+        ref: { type: "string", description: "node:<id>, endpoint:<id> or producer:<id>" },
         displayName: { type: "string" },
         groupId: { type: "string" },
         position: { type: "integer" },
