@@ -2,7 +2,7 @@
  * Full ranking round from rollups (not part of the test suite).
  *
  *   npx tsx bench/rank-directory.ts [--endpoints 3000] [--regions 3] [--days 7] [--old-every 1800]
- *                                   [--recent-hours 2] [--sample 150] [--rounds 3]
+ *                                   [--recent-hours 2] [--sample 150] [--rounds 3] [--keep]
  *
  * A fresh plain-PostgreSQL database: --endpoints endpoints of one network probed from --regions server
  * vantage points (one per region) over --days days. Probes are generated server-side: every 30 s for the
@@ -18,7 +18,10 @@
  *    generator) is ranked by rankDirectoryFromRaw (every raw probe) and by rankDirectory; the orders
  *    per window and view are compared (Kendall tau, and pairs more than one score point apart).
  */
+import { readFileSync } from "node:fs";
+import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
+import pg from "pg";
 import { refreshRollups } from "../packages/db/src/index.js";
 import { createTestDatabase } from "../packages/db/src/testing.js";
 import { rankDirectory, rankDirectoryFromRaw } from "../packages/services/src/index.js";
@@ -32,6 +35,7 @@ const { values } = parseArgs({
     "recent-hours": { type: "string", default: "2" },
     sample: { type: "string", default: "150" },
     rounds: { type: "string", default: "3" },
+    keep: { type: "boolean", default: false },
   },
 });
 const ENDPOINTS = Number(values.endpoints);
@@ -52,6 +56,59 @@ async function timed<T>(fn: () => Promise<T>): Promise<{ ms: number; value: T }>
 }
 
 type Sql = Awaited<ReturnType<typeof createTestDatabase>>["pool"];
+
+/** utime + stime of a process in ms (Linux /proc; USER_HZ 100), or undefined once it has exited. */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const f = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    return (Number(f[11]) + Number(f[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU of the PostgreSQL backends serving the bench database (and their parallel workers) while `fn`
+ * runs: pg_stat_activity polled every 100 ms from a separate session, each process's CPU counted from
+ * its first sighting (from zero for processes started meanwhile). A parallel worker's last tick before
+ * it exits can be missed, so this slightly undercounts.
+ */
+async function withPgCpu<T>(url: string, db: string, fn: () => Promise<T>): Promise<{ value: T; pgMs: number }> {
+  const watcher = new pg.Client({ connectionString: url });
+  await watcher.connect();
+  const first = new Map<number, number>();
+  const last = new Map<number, number>();
+  const poll = async (initial: boolean) => {
+    const { rows } = await watcher.query<{ pid: number }>(
+      "SELECT pid FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+      [db],
+    );
+    for (const { pid } of rows) {
+      const ms = processCpuMs(pid);
+      if (ms === undefined) continue;
+      if (!first.has(pid)) first.set(pid, initial ? ms : 0);
+      last.set(pid, ms);
+    }
+  };
+  await poll(true);
+  let polling = Promise.resolve();
+  const timer = setInterval(() => {
+    polling = polling.then(() => poll(false)).catch(() => undefined);
+  }, 100);
+  try {
+    const value = await fn();
+    clearInterval(timer);
+    await polling;
+    await poll(false);
+    let pgMs = 0;
+    for (const [pid, ms] of last) pgMs += ms - (first.get(pid) ?? 0);
+    return { value, pgMs };
+  } finally {
+    clearInterval(timer);
+    await watcher.end();
+  }
+}
 
 async function addNetwork(sql: Sql, slug: string, count: number): Promise<string> {
   const { rows } = await sql.query<{ id: string }>(
@@ -151,6 +208,7 @@ async function main(): Promise<void> {
   try {
     const sql = db.pool;
     const now = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    console.log(`database ${db.name}, now ${now.toISOString()}`);
     const start = new Date(now.getTime() - DAYS * 24 * HOUR - HOUR);
     const recentFrom = new Date(now.getTime() - RECENT_H * HOUR);
     for (let r = 1; r <= REGIONS; r++) {
@@ -195,13 +253,20 @@ async function main(): Promise<void> {
     );
 
     const rounds: number[] = [];
+    const cpu: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
-      const t = await timed(() => rankDirectory({ pool: sql }, { now }));
+      const nodeCpu = process.cpuUsage();
+      const run = await withPgCpu(db.url, db.name, () => timed(() => rankDirectory({ pool: sql }, { now })));
+      const t = run.value;
+      const used = process.cpuUsage(nodeCpu);
+      const nodeMs = (used.user + used.system) / 1000;
       rounds.push(t.ms);
+      cpu.push(nodeMs + run.pgMs);
       const w = t.value.timings;
       const sec = (ms = 0) => (ms / 1000).toFixed(2);
       console.log(
-        `round ${i + 1}: ${sec(t.ms)} s (${t.value.snapshots} snapshots, ${t.value.endpoints} endpoints): ` +
+        `round ${i + 1}: ${sec(t.ms)} s wall at load ${loadavg()[0]!.toFixed(1)}, CPU ${sec(nodeMs + run.pgMs)} s ` +
+          `(node ${sec(nodeMs)} s + PostgreSQL ${sec(run.pgMs)} s; ${t.value.snapshots} snapshots, ${t.value.endpoints} endpoints): ` +
           `rollup pass ${sec(w?.rollupMs)} s, window sums ${sec(w?.windowsMs)} s, scoring + snapshots ${sec(w?.scoreMs)} s`,
       );
     }
@@ -220,9 +285,16 @@ async function main(): Promise<void> {
       `order check over ${cmp.views} views of the sample: min Kendall tau ${cmp.tauMin.toFixed(3)}, ` +
         `pairs > 1 score point apart swapped: ${cmp.separatedSwaps}`,
     );
-    console.log(`median full ranking round: ${(median(rounds) / 1000).toFixed(2)} s (target < 10 s)`);
+    console.log(
+      `median full ranking round: ${(median(rounds) / 1000).toFixed(2)} s wall, ` +
+        `${(median(cpu) / 1000).toFixed(2)} s CPU (node + PostgreSQL) (target < 10 s)`,
+    );
   } finally {
-    await db.drop();
+    if (values.keep) {
+      console.log(`kept database ${db.name}`);
+      await db.pool.end();
+      await db.prisma.$disconnect();
+    } else await db.drop();
   }
 }
 

@@ -1,6 +1,7 @@
-// Ranking rollups (migration 0019) in both storage modes: hypertables in TimescaleDB mode (PGlite),
-// plain tables otherwise; the same 5-minute rows give the same hourly rows and window sums, a rewrite
-// replaces a bucket instead of adding to it, and rows that do not fit are refused.
+// Ranking rollups (migrations 0019, 0022) in both storage modes: hypertables in TimescaleDB mode (PGlite),
+// plain tables otherwise; the same 5-minute rows give the same hourly and daily rows and window sums
+// (a window read through its whole days equals the same window read hour by hour), a rewrite replaces
+// a bucket instead of adding to it, and rows that do not fit are refused.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, describe, test } from "node:test";
@@ -9,6 +10,7 @@ import {
   pruneProbeRankRollups,
   RANK_LAG_BUCKETS,
   RANK_TTFB_BUCKETS,
+  rollProbeRankDays,
   rollProbeRankHours,
   sumProbeRankWindow,
   upsertProbeRank5m,
@@ -66,9 +68,22 @@ async function scenario(sql: SqlClient) {
     fiveFrom: new Date(T0 + 3_600_000),
     fiveTo: new Date(T0 + 3_600_000 + 30 * 60_000),
   });
+  // The day of T0 (10:00 and 11:00 rolled), read once as its day row and once hour by hour.
+  const day = Date.UTC(2026, 10, 20);
+  const days = await rollProbeRankDays(sql, { from: new Date(day), to: new Date(day + 86_400_000) });
+  const span = { endpointIds: [ENDPOINT], hourFrom: new Date(day), hourTo: new Date(day + 86_400_000 + 3_600_000) };
+  const edge = { fiveFrom: span.hourTo, fiveTo: span.hourTo };
+  const byDays = await sumProbeRankWindow(sql, {
+    ...span,
+    ...edge,
+    dayFrom: new Date(day),
+    dayTo: new Date(day + 86_400_000),
+  });
+  const byHours = await sumProbeRankWindow(sql, { ...span, ...edge });
   await pruneProbeRankRollups(sql, { fiveMinBefore: new Date(T0 + 3_600_000), hourBefore: new Date(T0) });
   const left = (await sql.query("SELECT count(*)::int AS n FROM probe_rank_5m")).rows[0] as { n: number };
-  return { hours, window, left: left.n };
+  const daysLeft = (await sql.query("SELECT count(*)::int AS n FROM probe_rank_1d")).rows[0] as { n: number };
+  return { hours, window, left: left.n, days, byDays, byHours, daysLeft: daysLeft.n };
 }
 
 describe("ranking rollups in both storage modes", () => {
@@ -90,13 +105,13 @@ describe("ranking rollups in both storage modes", () => {
     );
     assert.deepEqual(
       (rows as Array<{ hypertable_name: string }>).map((r) => r.hypertable_name),
-      ["probe_rank_1h", "probe_rank_5m"],
+      ["probe_rank_1d", "probe_rank_1h", "probe_rank_5m"],
     );
     const jobs = await ts.sql.query(
       `SELECT hypertable_name FROM timescaledb_information.jobs
        WHERE proc_name = 'policy_retention' AND hypertable_name LIKE 'probe_rank_%'`,
     );
-    assert.equal(jobs.rows.length, 2);
+    assert.equal(jobs.rows.length, 3);
   });
 
   test("same hours and window sums in both modes; a rewrite replaces its bucket", async () => {
@@ -117,6 +132,13 @@ describe("ranking rollups in both storage modes", () => {
     assert.equal(w.region, "eu");
     assert.equal(plain.left, 12, "5-minute buckets before the cut pruned");
     assert.equal(timescale.left, 12);
+    for (const mode of [plain, timescale]) {
+      assert.equal(mode.days, 1);
+      assert.deepEqual(mode.byDays, mode.byHours, "a window through its whole days = the same hours");
+      // Both hours of the day: 24 buckets of 10 probes, 10:05 rewritten with 12.
+      assert.equal(mode.byDays[0]!.probes, 23 * 10 + 12);
+      assert.equal(mode.daysLeft, 0, "days before the cut pruned with the hours");
+    }
   });
 
   test("a row that does not fit is refused before anything is written", async () => {

@@ -46,6 +46,8 @@ describe("time series, TimescaleDB mode (PGlite)", () => {
       { hypertable_name: "node_remote_ips", compression_enabled: true },
       { hypertable_name: "node_samples", compression_enabled: true },
       // Ranking rollups are rewritten while their buckets are open (0019); producer readings are small (0017).
+      // ...and their daily sums (0022).
+      { hypertable_name: "probe_rank_1d", compression_enabled: false },
       { hypertable_name: "probe_rank_1h", compression_enabled: false },
       { hypertable_name: "probe_rank_5m", compression_enabled: false },
       { hypertable_name: "probe_results", compression_enabled: true },

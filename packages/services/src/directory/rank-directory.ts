@@ -1,14 +1,14 @@
 import {
   ALL_REGIONS,
   getEndpointCapabilities,
-  getProbeAvailability,
   listDirectoryEndpoints,
   listRankingEndpointFacts,
   pruneEndpointFreshnessMinutes,
   pruneProbeRankRollups,
   setEndpointStatuses,
-  sumProbeRankWindow,
+  sumProbeRankWindows,
   upsertEndpointFreshnessMinutes,
+  type ProbeRankSums,
   type DirectoryEndpoint,
   type EndpointStatusValue,
   type SqlPool,
@@ -60,14 +60,19 @@ export {
 const FIVE_MIN_RETENTION_MS = 6 * HOUR_MS;
 const HOUR_RETENTION_MS = 35 * 86_400_000;
 
+const DAY_MS = 86_400_000;
+/** The 30-day uptime (server probes) is read from the same rollups as the windows. */
+const UPTIME_30D_MS = 30 * DAY_MS;
+
 /**
- * Which rollup rows make up a window ending now: whole hours for 24 h and 7 d (the window starts at
- * its first whole hour), 5-minute buckets for the 1 h window and for the hour being filled, then the
- * raw tail from the watermark.
+ * Which rollup rows make up a window of `spanMs` ending now: for 24 h, 7 d and 30 d the whole days
+ * inside it (probe_rank_1d), the whole hours around them (the window starts at its first whole hour),
+ * 5-minute buckets for the hour being filled; for 1 h only 5-minute buckets; then the raw tail from
+ * the watermark.
  */
-function windowParts(window: ScoreWindow, now: number, watermark: number) {
-  const start = now - SCORING.windows[window];
-  if (window === "1h") {
+function windowParts(spanMs: number, now: number, watermark: number) {
+  const start = now - spanMs;
+  if (spanMs <= HOUR_MS) {
     const epoch = new Date(0);
     return {
       start,
@@ -79,26 +84,52 @@ function windowParts(window: ScoreWindow, now: number, watermark: number) {
   }
   const hourFrom = ceilTo(start, HOUR_MS);
   const hourTo = Math.max(hourFrom, floorTo(watermark, HOUR_MS));
+  // Days are summed once closed (rank-rollups.ts), so only days before the hour being filled's day.
+  const dayFrom = Math.min(ceilTo(hourFrom, DAY_MS), hourTo);
+  const dayTo = Math.max(dayFrom, floorTo(hourTo, DAY_MS));
   return {
     start: hourFrom,
     hourFrom: new Date(hourFrom),
     hourTo: new Date(hourTo),
+    dayFrom: new Date(dayFrom),
+    dayTo: new Date(dayTo),
     fiveFrom: new Date(hourTo),
     fiveTo: new Date(watermark),
   };
 }
 
-/** The window's sources: rollup sums per (endpoint, vantage point) plus the raw tail, with recent probes. */
-async function windowSources(
-  pool: SqlPool,
-  ids: readonly string[],
-  window: ScoreWindow,
+/**
+ * Server probes of the last 30 days per endpoint (probes, ok, ok but lagging or stale), from the
+ * rollup sums plus the raw tail: the 30-day uptime, counted like the 24 h and 7 d ones.
+ */
+function serverUptime30d(
+  sums: readonly ProbeRankSums[],
   now: number,
   watermark: number,
   recent: readonly MeasuredProbe[],
-): Promise<VantageSummary[]> {
-  const parts = windowParts(window, now, watermark);
-  const sums = await sumProbeRankWindow(pool, { endpointIds: ids, ...parts });
+): Map<string, ProbeSummary> {
+  const out = new Map<string, ProbeSummary>();
+  const of = (id: string) => {
+    let t = out.get(id);
+    if (!t) out.set(id, (t = emptySummary()));
+    return t;
+  };
+  for (const r of sums) if (r.kind === "server") mergeSummary(of(r.endpointId), r);
+  for (const p of recent) {
+    if (p.kind !== "server" || p.sample.at < watermark || p.sample.at > now) continue;
+    addSample(of(p.endpointId), p.sample, p.flags);
+  }
+  return out;
+}
+
+/** The window's sources: rollup sums per (endpoint, vantage point) plus the raw tail, with recent probes. */
+function windowSources(
+  sums: readonly ProbeRankSums[],
+  start: number,
+  now: number,
+  watermark: number,
+  recent: readonly MeasuredProbe[],
+): VantageSummary[] {
   const sources = new Map<string, Map<string, VantageSummary>>();
   const sourceOf = (
     endpointId: string,
@@ -117,7 +148,7 @@ async function windowSources(
   }
   for (const p of recent) {
     const at = p.sample.at;
-    if (at <= parts.start || at > now) continue;
+    if (at <= start || at > now) continue;
     const src = sourceOf(p.endpointId, p.vantagePointId, () => ({
       region: p.region,
       kind: p.kind,
@@ -163,14 +194,9 @@ export async function rankDirectory(
     const ids = list.map((e) => e.id);
     const blockIntervalMs = list[0]?.blockIntervalMs ?? 3_000;
     const limits = freshnessLimits(blockIntervalMs);
-    const [facts, caps, d30] = await Promise.all([
+    const [facts, caps] = await Promise.all([
       listRankingEndpointFacts(deps.pool, ids),
       getEndpointCapabilities(deps.pool, ids),
-      getProbeAvailability(deps.pool, {
-        endpointIds: ids,
-        from: new Date(now - 30 * 86_400_000),
-        to: new Date(now + 1),
-      }),
     ]);
     const claimants = new Map(ids.map((id) => [id, facts.get(id)?.claimantOrganizationId ?? null]));
     const networkId = facts.get(ids[0] ?? "")?.networkId;
@@ -202,30 +228,31 @@ export async function rankDirectory(
 
     timings.rollupMs += performance.now() - mark;
     mark = performance.now();
+    // Every window's rollup sums (and the 30-day uptime's) from one snapshot.
+    const spans = [...RANK_WINDOWS.map((w) => SCORING.windows[w]), UPTIME_30D_MS];
+    const parts = spans.map((ms) => windowParts(ms, now, pass.watermark));
+    const sums = await sumProbeRankWindows(
+      deps.pool,
+      parts.map((p) => ({ endpointIds: ids, ...p })),
+    );
+    const d30 = serverUptime30d(sums[RANK_WINDOWS.length] ?? [], now, pass.watermark, pass.recent);
     const viewsOf = new Map<ScoreWindow, SummaryView[]>();
-    for (const window of RANK_WINDOWS) {
-      const sources = await windowSources(deps.pool, ids, window, now, pass.watermark, pass.recent);
+    RANK_WINDOWS.forEach((window, i) => {
+      const sources = windowSources(sums[i] ?? [], parts[i]!.start, now, pass.watermark, pass.recent);
       viewsOf.set(window, buildSummaryViews(sources, { blockIntervalMs, claimants, overallRegion: ALL_REGIONS }));
-    }
+    });
     timings.windowsMs += performance.now() - mark;
     mark = performance.now();
     for (const id of ids) {
       const [h24, d7] = (["24h", "7d"] as const).map((w) => totalOf(viewsOf.get(w)?.[0]?.summaries.get(id)));
+      const a30 = d30.get(id);
       const share = (t: ProbeSummary | undefined, n: (t: ProbeSummary) => number) =>
         t && t.probes ? n(t) / t.probes : null;
-      const a30 = d30.get(id);
-      const d30Share = (n: number) => (a30 && a30.probes ? n / a30.probes : null);
+      const up = (t: ProbeSummary) => t.ok - t.lagging;
+      const lagging = (t: ProbeSummary) => t.lagging;
       uptime.set(id, {
-        uptime: {
-          h24: share(h24, (t) => t.ok - t.lagging),
-          d7: share(d7, (t) => t.ok - t.lagging),
-          d30: d30Share((a30?.ok ?? 0) - (a30?.okLagging ?? 0)),
-        },
-        lagging: {
-          h24: share(h24, (t) => t.lagging),
-          d7: share(d7, (t) => t.lagging),
-          d30: d30Share(a30?.okLagging ?? 0),
-        },
+        uptime: { h24: share(h24, up), d7: share(d7, up), d30: share(a30, up) },
+        lagging: { h24: share(h24, lagging), d7: share(d7, lagging), d30: share(a30, lagging) },
       });
     }
 

@@ -3,6 +3,7 @@ import {
   getProbeRankWatermark,
   listProbeRankDirty,
   listProbeSamples,
+  rollProbeRankDays,
   rollProbeRankHours,
   upsertProbeRank5m,
   type ProbeRankBucket,
@@ -23,6 +24,7 @@ import { loadDecisions } from "./rank-shared.js";
 
 export const FIVE_MIN_MS = 300_000;
 export const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 /**
  * Every run re-measures the 5-minute buckets of this recent span, besides those since the watermark (a
  * late agent batch or a later decision inside it still counts; older late probes stay raw only).
@@ -173,6 +175,8 @@ export async function rollUpRankProbes(
       from: new Date(floorTo(from, HOUR_MS)),
       to: new Date(floorTo(to, HOUR_MS)),
     });
+    // Days once closed (their last hour just summed), and again when a rewritten hour falls in one.
+    await rollProbeRankDays(pool, { from: new Date(floorTo(from, DAY_MS)), to: new Date(floorTo(to, DAY_MS)) });
 
     if (last) {
       recent = measured;
