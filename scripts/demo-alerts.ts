@@ -8,7 +8,7 @@ import { parseArgs } from "node:util";
 import { databaseEnv, parseEnv, runtimeEnv, secretsEnv } from "@rpcpulse/config";
 import { readFileSync } from "node:fs";
 import { createPrismaClient, createSqlPool } from "@rpcpulse/db";
-import { resolveSecretsKey, seedDemoAlerts, seedDemoProducers } from "@rpcpulse/services";
+import { resolveSecretsKey, seedDemoAlerts, seedDemoProducers, seedDemoStatusProducers } from "@rpcpulse/services";
 
 async function main(): Promise<void> {
   const env = parseEnv({ ...databaseEnv, ...runtimeEnv, ...secretsEnv }, process.env);
@@ -47,6 +47,8 @@ async function main(): Promise<void> {
     try {
       const producers = await seedDemoProducers({ prisma, sql }, { organizationSlug: values.org, witnesses });
       process.stderr.write(`producers: ${producers.join(", ")}\n`);
+      const listed = await seedDemoStatusProducers({ prisma, sql }, { organizationSlug: values.org });
+      process.stderr.write(`status page /status/demo: ${listed} producer component(s) added\n`);
     } finally {
       await sql.end();
     }

@@ -21,6 +21,8 @@ import {
   refreshStatusUptimeDays,
   registerProducer,
   removeProducer,
+  seedDemoStatusPage,
+  seedDemoStatusProducers,
   type ServiceContext,
 } from "../src/index.js";
 
@@ -182,6 +184,32 @@ describe("producer components and exact misses", () => {
     const clean = producerDay(day, row(1_371, 1_371, 0));
     assert.equal(dayLevel(clean.uptime, clean.degradedShare), "ok");
     assert.equal(producerDay(day, undefined).uptime, null);
+  });
+
+  it("demo: the demo status page lists the organization's producers once", async () => {
+    const demoOrg = "demo-producers-org";
+    await db.prisma.organization.create({ data: { id: demoOrg, name: demoOrg, slug: demoOrg } });
+    await db.prisma.user.create({ data: { id: "demo-owner", name: "Owner", email: "owner@demo.example" } });
+    await db.prisma.member.create({ data: { id: "m1", organizationId: demoOrg, userId: "demo-owner", role: "owner" } });
+    const demoCtx: ServiceContext = {
+      userId: "demo-owner",
+      organizationId: demoOrg,
+      organizationSlug: demoOrg,
+      role: "owner",
+    };
+    await seedDemoStatusPage({ prisma: db.prisma }, { organizationSlug: demoOrg, endpoints: 0 });
+    await registerProducer({ sql: db.pool }, demoCtx, { network: "hive", account: "arcange" });
+    const deps = { prisma: db.prisma, sql: db.pool };
+    assert.equal(await seedDemoStatusProducers(deps, { organizationSlug: demoOrg }), 1);
+    assert.equal(await seedDemoStatusProducers(deps, { organizationSlug: demoOrg }), 0, "idempotent");
+    const listed = await db.prisma.statusComponent.findMany({
+      where: { page: { slug: "demo" }, kind: "producer" },
+      include: { group: true },
+    });
+    assert.deepEqual(
+      listed.map((c) => [c.displayName, c.group?.name]),
+      [["@arcange (hive)", "Block producers"]],
+    );
   });
 
   it("plain mode: the maintenance job deletes producer_samples older than 400 days", async () => {

@@ -3,7 +3,9 @@ import {
   findOrganizationOwner,
   listListableEndpoints,
   listOrganizationNodeRows,
+  listProducerStatuses,
   type PrismaClient,
+  type SqlClient,
 } from "@rpcpulse/db";
 import type { ServiceContext } from "../context.js";
 import { addStatusComponent, addStatusGroup, createStatusPage } from "./manage-status-pages.js";
@@ -67,4 +69,39 @@ export async function seedDemoStatusPage(
     added++;
   }
   return { slug: DEMO_STATUS_SLUG, components: page.components.length + added };
+}
+
+/**
+ * Demo mode, after the demo producers are registered (scripts/demo-alerts.ts): the demo status page
+ * lists them in a "Block producers" group (the demo's arcange misses a block every 20 minutes, so the
+ * page shows a producer in trouble). Idempotent; returns how many were added.
+ */
+export async function seedDemoStatusProducers(
+  deps: { prisma: PrismaClient; sql: SqlClient },
+  input: { organizationSlug: string },
+): Promise<number> {
+  const owner = await findOrganizationOwner(deps.prisma, input.organizationSlug);
+  if (!owner) throw new AppError("NOT_FOUND", `Organization ${input.organizationSlug} does not exist (yet).`);
+  const ctx: ServiceContext = { ...owner, role: "owner" };
+  const page = await deps.prisma.statusPage.findUnique({
+    where: { slug: DEMO_STATUS_SLUG },
+    include: { groups: true, components: true },
+  });
+  if (!page || page.organizationId !== ctx.organizationId) return 0;
+  const name = "Block producers";
+  const groupId =
+    page.groups.find((g) => g.name === name)?.id ??
+    (await addStatusGroup(deps, ctx, { pageId: page.id, fields: { name, position: 2 } })).id;
+  const listed = new Set(page.components.map((c) => c.producerId));
+  let added = 0;
+  const producers = await listProducerStatuses(deps.sql, { organizationIds: [ctx.organizationId] });
+  for (const [i, p] of producers.entries()) {
+    if (listed.has(p.id)) continue;
+    await addStatusComponent(deps, ctx, {
+      pageId: page.id,
+      fields: { ref: `producer:${p.id}`, displayName: `@${p.account} (${p.network})`, groupId, position: i },
+    });
+    added++;
+  }
+  return added;
 }
