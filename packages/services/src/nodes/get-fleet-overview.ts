@@ -1,6 +1,8 @@
 import {
   finalityLagOf,
   getFleetOverview as queryFleetOverview,
+  listFleetLatency,
+  listNodeHeads,
   listOrganizationNodeHeads,
   type NodeHeadsRow,
   type SqlClient,
@@ -181,16 +183,23 @@ export async function getFleetOverview(
 ): Promise<FleetOverview> {
   const query = FleetQuery.parse(input.query);
   const now = input.now ?? new Date();
+  const latencySince = new Date(now.getTime() - FLEET_LATENCY_WINDOW_MS);
+  // Latency and chain heads of every node only when the sort needs them; otherwise they are read
+  // for the page's rows after sorting (a 10,000-node organization shows 100).
+  const allLatency = query.sort === "p50" || query.sort === "p95";
+  const allHeads = query.sort === "finality" || query.sort === "publicHead";
   const [raw, heads] = await Promise.all([
     queryFleetOverview(deps.sql, {
       organizationId: ctx.organizationId,
-      latencySince: new Date(now.getTime() - FLEET_LATENCY_WINDOW_MS),
+      latencySince,
+      ...(allLatency ? {} : { latencyOf: [] }),
     }),
-    listOrganizationNodeHeads(deps.sql, ctx.organizationId),
+    allHeads ? listOrganizationNodeHeads(deps.sql, ctx.organizationId) : [],
   ]);
   const headsById = new Map(heads.map((h) => [h.nodeId, h]));
   const summary = { total: raw.length, up: 0, lagging: 0, down: 0, waiting: 0 };
   const networks = new Map<string, string>();
+  const blockIntervalOf = new Map(raw.map((r) => [r.id, r.blockIntervalMs]));
   const all: FleetRow[] = raw.map((r) => {
     const lastSeenAt = laterOf(r.sampleTime, r.lastSeenAt);
     const headAgeMs = r.headTime ? Math.max(0, now.getTime() - r.headTime.getTime()) : r.headAgeMs;
@@ -231,10 +240,27 @@ export async function getFleetOverview(
   const pageCount = Math.max(1, Math.ceil(filtered.length / FLEET_PAGE_SIZE));
   const page = Math.min(query.page, pageCount);
   const start = (page - 1) * FLEET_PAGE_SIZE;
+  const rows = sortFleetRows(filtered, query.sort, query.dir).slice(start, start + FLEET_PAGE_SIZE);
+  const pageIds = rows.map((r) => r.id);
+  const [pageLatency, pageHeads] = await Promise.all([
+    allLatency || pageIds.length === 0
+      ? null
+      : listFleetLatency(deps.sql, { organizationId: ctx.organizationId, latencySince, latencyOf: pageIds }),
+    allHeads || pageIds.length === 0 ? null : listNodeHeads(deps.sql, pageIds),
+  ]);
+  const pageHeadsById = new Map((pageHeads ?? []).map((h) => [h.nodeId, h]));
+  for (const row of rows) {
+    if (pageLatency) {
+      const latency = pageLatency.get(row.id);
+      row.latencyP50Ms = latency?.latencyP50Ms ?? null;
+      row.latencyP95Ms = latency?.latencyP95Ms ?? null;
+    }
+    if (pageHeads) Object.assign(row, chainHeadsOf(pageHeadsById.get(row.id), blockIntervalOf.get(row.id)!));
+  }
   return {
     now,
     query: { ...query, page },
-    rows: sortFleetRows(filtered, query.sort, query.dir).slice(start, start + FLEET_PAGE_SIZE),
+    rows,
     matched: filtered.length,
     pageCount,
     summary,
