@@ -2,7 +2,10 @@
 // the Beacon API beside it (--beacon-url), pushes to the real ingest process, the in-process worker
 // writes beacon_samples / node_beacon_latest; simnet's control server makes the beacon node fall behind
 // (its execution node stalls with it), and the consensus_client_behind rule delivers a webhook naming
-// the slots. Plain PostgreSQL (the storage of both modes is covered by packages/db beacon-samples).
+// the slots. Plain PostgreSQL. TimescaleDB (PGlite in process, one session: it cannot back the ingest and
+// worker processes): the same agent pushes to an in-test receiver running the production steps on it
+// (wire validation, normaliseAgentBatch with the own-EL check, writeBeaconSamples of the flush), and the
+// rule's measurement reads node_beacon_latest from the hypertable's side.
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
@@ -10,10 +13,13 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { createServer, type Server } from "node:http";
+import { gunzipSync } from "node:zlib";
 import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
-import { listNodeBeaconLatest } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { listBeaconSeries, listNodeBeaconLatest, writeBeaconSamples } from "@rpcpulse/db";
+import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { agentBatchSchema } from "@rpcpulse/domain";
 import { startHttpReceiver } from "@rpcpulse/notify/testing";
 import { closeQueues, createRedisConnection, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
@@ -22,6 +28,8 @@ import {
   createAlertChannel,
   createAlertRule,
   deriveSecretsKey,
+  measureConsensusBehind,
+  normaliseAgentBatch,
   type ServiceContext,
 } from "@rpcpulse/services";
 import { startSimnet, type Simnet } from "@rpcpulse/simnet";
@@ -207,6 +215,109 @@ describe("consensus client: agent → ingest → worker → alert", { timeout: 1
     } catch (error) {
       for (const p of procs) process.stderr.write(`--- ${p.name}\n${p.log.text.slice(-3_000)}\n`);
       throw error;
+    }
+  });
+});
+
+describe("consensus client: the same agent and production steps on TimescaleDB (PGlite)", { timeout: 120_000 }, () => {
+  it("stores the readings in the hypertable; the rule's measurement sees the stuck beacon node", async () => {
+    const ts = await createTimescaleTestDatabase();
+    const dir = mkdtempSync(path.join(tmpdir(), "rpcpulse-beacon-ts-"));
+    const sim = await startSimnet({
+      seed: "worker-beacon-ts",
+      controlPort: 0,
+      nodes: [{ name: "geth", family: "ethereum", network: "ethereum-mainnet", port: 0, beacon: {} }],
+    });
+    const procs: Array<ReturnType<typeof spawnLogged>> = [];
+    let server: Server | undefined;
+    try {
+      await ts.sql.query(
+        `INSERT INTO chains (slug, name, api_families, finality, finality_note)
+         VALUES ('ethereum', 'Ethereum', ARRAY['ethereum']::api_family[], 'finalized-checkpoint', 'Casper FFG')`,
+      );
+      await ts.sql.query(
+        `INSERT INTO networks (slug, chain_slug, name, block_interval_ms, chain_id) VALUES ('ethereum-mainnet', 'ethereum', 'Ethereum', 12000, 1)`,
+      );
+      await ts.sql.query("INSERT INTO organizations (id, name, slug) VALUES ('org_ts', 'org_ts', 'org_ts')");
+      const { rows } = await ts.sql.query(
+        `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url)
+         SELECT 'org_ts', id, 'ethereum', 'geth', 'geth-ts', $1 FROM networks RETURNING id`,
+        [sim.node("geth").url],
+      );
+      const nodeId = (rows[0] as { id: string }).id;
+      // PGlite is one session: writes are serialised through this chain.
+      let chain: Promise<unknown> = Promise.resolve();
+      server = createServer((req, res) => {
+        const chunks: Buffer[] = [];
+        req.on("data", (c: Buffer) => chunks.push(c));
+        req.on("end", () => {
+          const raw = Buffer.concat(chunks);
+          const body = req.headers["content-encoding"] === "gzip" ? gunzipSync(raw) : raw;
+          const normalised = normaliseAgentBatch(agentBatchSchema.parse(JSON.parse(body.toString("utf8"))));
+          chain = chain.then(() => writeBeaconSamples(ts.sql, [{ nodeId, beacon: normalised.beacon }]));
+          chain.then(
+            () => res.writeHead(202, { "content-type": "application/json" }).end('{"status":"accepted"}'),
+            (error: unknown) => res.writeHead(500).end(String(error)),
+          );
+        });
+      });
+      server.listen(0, "127.0.0.1");
+      await once(server, "listening");
+      writeFileSync(path.join(dir, "agent.token"), "rpa_test_token\n", { mode: 0o600 });
+      const config = {
+        family: "ethereum",
+        rpcUrl: sim.node("geth").url,
+        beaconUrl: sim.node("geth").beacon!.url,
+        interval: "1s",
+        ports: [sim.node("geth").port],
+        nodeId,
+        stateDir: path.join(dir, "state"),
+        ingestUrl: `http://127.0.0.1:${(server.address() as { port: number }).port}/v1/ingest`,
+        tokenFile: path.join(dir, "agent.token"),
+        logLevel: "warn",
+      };
+      writeFileSync(path.join(dir, "agent.json"), JSON.stringify(config));
+      procs.push(
+        spawnLogged("agent-ts", ["apps/agent/src/cli.ts", "run", "--config", path.join(dir, "agent.json")], {
+          HOME: dir,
+        }),
+      );
+      const inSync = await waitFor("an in-sync reading", async () => {
+        const [b] = await listNodeBeaconLatest(ts.sql, [nodeId]);
+        return b && b.ok && b.elCheck === "match" ? b : undefined;
+      });
+      assert.equal(measureConsensusBehind(inSync, new Date(), { freshMs: 300_000 }).value! <= 1, true);
+
+      // Stuck (control server): it falls behind slot by slot, and its execution node stands with it.
+      const res = await fetch(`${sim.controlUrl}/nodes/geth/beacon?stall=1&lagSlots=20`, { method: "POST" });
+      assert.equal(res.status, 200);
+      const behind = await waitFor("a reading 20 slots behind", async () => {
+        const [b] = await listNodeBeaconLatest(ts.sql, [nodeId]);
+        return b && (b.slotsBehind ?? 0) >= 20 ? b : undefined;
+      });
+      const m = measureConsensusBehind(behind, new Date(), { freshMs: 300_000 });
+      assert.ok((m.value ?? 0) >= 20, String(m.value));
+      assert.match(m.detail ?? "", /^Lighthouse\/v7\.1\.0-8d1b2f8: head slot \d+ of \d+, sync distance \d+, syncing/);
+      assert.equal(behind.elCheck, "match", "the execution node stands at the beacon head's block");
+      const series = await listBeaconSeries(ts.sql, {
+        nodeId,
+        from: new Date(Date.now() - 600_000),
+        to: new Date(Date.now() + 1_000),
+      });
+      assert.ok(series.length >= 2 && series.some((p) => (p.slotsBehind ?? 0) >= 20));
+      const { rows: ht } = await ts.sql.query(
+        `SELECT count(*)::int AS n FROM timescaledb_information.hypertables WHERE hypertable_name = 'beacon_samples'`,
+      );
+      assert.equal((ht[0] as { n: number }).n, 1);
+    } catch (error) {
+      for (const p of procs) process.stderr.write(`--- ${p.name}\n${p.log.text.slice(-3_000)}\n`);
+      throw error;
+    } finally {
+      for (const p of procs.reverse()) await stop(p.child);
+      await new Promise((r) => (server ? server.close(r) : r(undefined)));
+      await sim.close();
+      await ts.close();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

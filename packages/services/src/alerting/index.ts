@@ -3,6 +3,7 @@ export * from "./channel-secrets.js";
 export * from "./rule-params.js";
 export * from "./evaluator.js";
 export * from "./measure.js";
+export * from "./measure-beacon.js";
 export * from "./describe-alert.js";
 export * from "./enqueue-delivery.js";
 export * from "./deliver-notification.js";
