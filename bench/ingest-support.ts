@@ -94,8 +94,14 @@ export async function startApp(
   };
 }
 
-/** POST one gzip'd agent batch to /v1/ingest; resolves with the status code. */
-export function postBatch(agent: Agent, port: number, token: string, body: Buffer): Promise<number> {
+/** POST one gzip'd agent batch to /v1/ingest; resolves with the status code. `onSocket`: the request got its connection. */
+export function postBatch(
+  agent: Agent,
+  port: number,
+  token: string,
+  body: Buffer,
+  onSocket?: () => void,
+): Promise<number> {
   return new Promise((resolve, reject) => {
     const req = request(
       {
@@ -117,6 +123,7 @@ export function postBatch(agent: Agent, port: number, token: string, body: Buffe
       },
     );
     req.on("error", reject);
+    if (onSocket) req.once("socket", onSocket);
     req.end(body);
   });
 }

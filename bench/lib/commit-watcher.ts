@@ -19,11 +19,11 @@ export interface CommitWatcher {
   stop(timeoutMs?: number): Promise<void>;
 }
 
-/** Poll every `intervalMs`; `onCommit` gets each batch's latency (ms) and when it was sent. */
+/** Poll every `intervalMs`; `onCommit` gets each batch's latency (ms), when it was sent and its sample time. */
 export function watchCommits(
   pool: pg.Pool,
   intervalMs: number,
-  onCommit: (latencyMs: number, sentAt: number) => void,
+  onCommit: (latencyMs: number, sentAt: number, sampleTimeMs: number) => void,
 ): CommitWatcher {
   const waiting = new Map<string, { time: number; sentAt: number }[]>();
   let count = 0;
@@ -52,7 +52,7 @@ export function watchCommits(
       const committed = row.time.getTime();
       const rest = list.filter((e) => {
         if (e.time > committed) return true;
-        onCommit(now - e.sentAt, e.sentAt);
+        onCommit(now - e.sentAt, e.sentAt, e.time);
         count--;
         return false;
       });

@@ -34,7 +34,9 @@ export async function readFleetSizes(pool: pg.Pool): Promise<{ relation: string;
     ["node_latest", false],
   ] as const) {
     const { rows } = await pool.query<{ bytes: string | null }>(
-      "SELECT sum(pg_total_relation_size(relid))::bigint AS bytes FROM pg_partition_tree($1::regclass)",
+      // pg_partition_tree is empty for a table that is not partitioned (node_latest).
+      `SELECT coalesce((SELECT sum(pg_total_relation_size(relid)) FROM pg_partition_tree($1::regclass)),
+                       pg_total_relation_size($1::regclass))::bigint AS bytes`,
       [relation],
     );
     out.push({ relation, bytes: Number(rows[0]?.bytes ?? 0), perDay });
