@@ -85,7 +85,7 @@ test.describe("validators", () => {
     await page.locator("#validator-network").selectOption("polkadot");
     await page.getByLabel("Stash address").fill(`${STASH.slice(0, -1)}x`);
     await page.getByRole("button", { name: "Watch validator" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "SS58" })).toBeVisible();
+    await expect(page.getByTestId("validator-error")).toContainText("SS58");
     await page.locator("#validator-network").selectOption("polkadot");
     await page.getByLabel("Stash address").fill(STASH);
     await page.getByRole("button", { name: "Watch validator" }).click();

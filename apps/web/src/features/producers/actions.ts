@@ -9,8 +9,12 @@ import { requireOrgContext } from "../../server/session.js";
 
 const Slug = z.string().trim().min(1).max(64);
 
-function fleetUrl(slug: string, error?: string): string {
-  return `/app/o/${encodeURIComponent(slug)}${error ? `?producerError=${encodeURIComponent(error.slice(0, 200))}` : ""}#producers`;
+/** Validators (Polkadot, Kusama) have their own section and form on the fleet page. */
+const VALIDATOR_NETWORKS = new Set(["polkadot", "kusama"]);
+
+function fleetUrl(slug: string, error?: string, section: "producers" | "validators" = "producers"): string {
+  const param = section === "validators" ? "validatorError" : "producerError";
+  return `/app/o/${encodeURIComponent(slug)}${error ? `?${param}=${encodeURIComponent(error.slice(0, 200))}` : ""}#${section}`;
 }
 
 /** Register a witness account (admin); a refusal comes back as ?producerError= on the fleet page. */
@@ -18,9 +22,10 @@ export async function registerProducerAction(formData: FormData): Promise<void> 
   const slug = Slug.parse(formData.get("slug"));
   const { ctx } = await requireOrgContext(slug);
   let error: string | undefined;
+  const network = String(formData.get("network") ?? "");
   try {
     await registerProducer({ sql: getRuntime().sql }, ctx, {
-      network: String(formData.get("network") ?? ""),
+      network,
       account: String(formData.get("account") ?? ""),
     });
   } catch (e) {
@@ -28,7 +33,7 @@ export async function registerProducerAction(formData: FormData): Promise<void> 
     error = e.message;
   }
   revalidatePath(`/app/o/${slug}`);
-  redirect(fleetUrl(slug, error));
+  redirect(fleetUrl(slug, error, VALIDATOR_NETWORKS.has(network) ? "validators" : "producers"));
 }
 
 export async function removeProducerAction(formData: FormData): Promise<void> {

@@ -131,8 +131,14 @@ function ValidatorCard({
   );
 }
 
-export function ValidatorCards(props: { slug: string; validators: ValidatorView[]; canManage: boolean; now: number }) {
-  const { slug, validators, canManage, now } = props;
+export function ValidatorCards(props: {
+  slug: string;
+  validators: ValidatorView[];
+  canManage: boolean;
+  error: string | undefined;
+  now: number;
+}) {
+  const { slug, validators, canManage, error, now } = props;
   return (
     <section className="producers" id="validators" aria-labelledby="validators-title">
       <h2 id="validators-title">Validators</h2>
@@ -163,6 +169,11 @@ export function ValidatorCards(props: { slug: string; validators: ValidatorView[
             <input id="validator-stash" name="account" required maxLength={48} placeholder="SS58 address" />
           </div>
           <button type="submit">Watch validator</button>
+          {error ? (
+            <p role="alert" className="error small" data-testid="validator-error">
+              {error}
+            </p>
+          ) : null}
         </form>
       ) : null}
     </section>

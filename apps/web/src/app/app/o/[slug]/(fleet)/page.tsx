@@ -167,7 +167,13 @@ export default async function FleetPage(props: {
         error={searchParams.producerError}
         now={Date.now()}
       />
-      <ValidatorCards slug={slug} validators={validators} canManage={canManage} now={Date.now()} />
+      <ValidatorCards
+        slug={slug}
+        validators={validators}
+        canManage={canManage}
+        error={searchParams.validatorError}
+        now={Date.now()}
+      />
     </AppShell>
   );
 }
