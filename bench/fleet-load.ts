@@ -8,7 +8,7 @@
  *
  *   npx tsx bench/fleet-load.ts [--agents 10000] [--minutes 10] [--interval 10]
  *                               [--ingest 2] [--workers 2] [--sockets 128] [--min-ips 10] [--max-ips 50]
- *                               [--profile-dir DIR]
+ *                               [--worker-concurrency N] [--profile-dir DIR]
  *
  * Reports receipt→commit p50/p95/p99 (overall and per minute), rows/s, CPU per component from
  * /proc/<pid>/stat (load generator, ingest, worker, redis, this database's PostgreSQL backends,
@@ -46,6 +46,8 @@ const { values: args } = parseArgs({
     sockets: { type: "string", default: "128" },
     "min-ips": { type: "string", default: "10" },
     "max-ips": { type: "string", default: "50" },
+    /** WORKER_INGEST_CONCURRENCY of each worker (jobs in flight, each waiting for its flush); default: the app's. */
+    "worker-concurrency": { type: "string" },
     /** Write V8 CPU profiles of the ingest and worker processes into this directory (node --cpu-prof). */
     "profile-dir": { type: "string" },
   },
@@ -104,6 +106,7 @@ async function main() {
             WORKER_HEALTH_PORT: String(port),
             WORKER_REGISTER_SCHEDULES: "false",
             WORKER_MAINTENANCE_ENABLED: "false",
+            ...(args["worker-concurrency"] ? { WORKER_INGEST_CONCURRENCY: args["worker-concurrency"] } : {}),
           },
           "worker started",
           profile,
