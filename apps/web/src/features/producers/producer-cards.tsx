@@ -1,17 +1,10 @@
 import type { ProducerView } from "@rpcpulse/services";
 import { registerProducerAction, removeProducerAction } from "./actions.js";
+import { ago } from "./format-ago.js";
 
 /** The fleet page's witness cards: one per registered producer, and the register form for admins. */
 
 const shortKey = (key: string | null): string => (key ? `${key.slice(0, 10)}…${key.slice(-4)}` : "—");
-
-function ago(iso: string | null, now: number): string {
-  if (!iso) return "never";
-  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (s < 120) return `${s} s ago`;
-  if (s < 7_200) return `${Math.round(s / 60)} min ago`;
-  return `${Math.round(s / 3_600)} h ago`;
-}
 
 /** Misses per hour (bars) and feed age (line) over 24 h, as an inline SVG. */
 function HistoryChart({ history, label }: { history: ProducerView["history"]; label: string }) {

@@ -1,17 +1,10 @@
 import type { ValidatorView } from "@rpcpulse/services";
 import { registerProducerAction, removeProducerAction } from "./actions.js";
+import { ago } from "./format-ago.js";
 
 /** The fleet page's validator cards (Polkadot/Kusama stashes) beside the witness cards, and their register form. */
 
 const shortStash = (s: string): string => `${s.slice(0, 8)}…${s.slice(-6)}`;
-
-function ago(iso: string | null, now: number): string {
-  if (!iso) return "never";
-  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
-  if (s < 120) return `${s} s ago`;
-  if (s < 7_200) return `${Math.round(s / 60)} min ago`;
-  return `${Math.round(s / 3_600)} h ago`;
-}
 
 /** Era points (line) against the set's median (dashed) at the end of each hour over 24 h, as an inline SVG. */
 function EraPointsChart({ history, label }: { history: ValidatorView["history"]; label: string }) {
