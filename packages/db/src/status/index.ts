@@ -7,3 +7,4 @@ export * from "./status-pages.js";
 export * from "./page-incidents.js";
 export * from "./subscribers.js";
 export * from "./producer-uptime-days.js";
+export * from "./validator-uptime-days.js";

@@ -35,7 +35,8 @@ export interface UptimeDayRow {
   degradedMinutes: number;
 }
 
-const Row = z
+/** A (ref_id, day, measured, up, degraded) row of a day query, as an UptimeDayRow. */
+export const UptimeDayDbRow = z
   .object({ ref_id: z.string(), day: dbDate, measured: dbNumber, up: dbNumber, degraded: dbNumber })
   .transform((r) => ({
     refId: r.ref_id,
@@ -64,7 +65,7 @@ export async function queryNodeUptimeDays(sql: SqlClient, params: UptimeDayQuery
   const p = UptimeDayQuery.parse(params);
   if (p.refIds.length === 0) return [];
   const { rows } = await sql.query(NODE_DAYS_SQL, [p.refIds, p.from, p.to]);
-  return rows.map((r) => Row.parse(r));
+  return rows.map((r) => UptimeDayDbRow.parse(r));
 }
 
 const ENDPOINT_DAYS_SQL = `
@@ -90,7 +91,7 @@ export async function queryEndpointUptimeDays(sql: SqlClient, params: UptimeDayQ
   const p = UptimeDayQuery.parse(params);
   if (p.refIds.length === 0) return [];
   const { rows } = await sql.query(ENDPOINT_DAYS_SQL, [p.refIds, p.from, p.to]);
-  return rows.map((r) => Row.parse(r));
+  return rows.map((r) => UptimeDayDbRow.parse(r));
 }
 
 const CachedRow = z

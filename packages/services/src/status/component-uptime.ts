@@ -2,11 +2,14 @@ import {
   queryEndpointUptimeDays,
   queryNodeUptimeDays,
   queryProducerUptimeDays,
+  queryValidatorUptimeDays,
   readCachedUptimeDays,
   writeCachedUptimeDays,
   type SqlClient,
   type UptimeDayRow,
 } from "@rpcpulse/db";
+import { FRESH_READING_MS } from "../alerting/measure-producers.js";
+import { LOW_POINTS_SHARE, MIN_ERA_PROGRESS } from "../producers/manage-validators.js";
 
 export const UPTIME_DAYS = 90;
 const DAY_MS = 86_400_000;
@@ -47,12 +50,22 @@ async function computeDays(sql: SqlClient, refs: readonly UptimeRef[], from: Dat
   const nodes = refs.filter((r) => r.kind === "node").map((r) => r.refId);
   const endpoints = refs.filter((r) => r.kind === "endpoint").map((r) => r.refId);
   const producers = refs.filter((r) => r.kind === "producer").map((r) => r.refId);
-  const [a, b, c] = await Promise.all([
+  // A producer id is a witness (producer_samples) or a validator (validator_samples): each query
+  // finds rows for its own kind only.
+  const [a, b, c, d] = await Promise.all([
     queryNodeUptimeDays(sql, { refIds: nodes, from, to }),
     queryEndpointUptimeDays(sql, { refIds: endpoints, from, to }),
     queryProducerUptimeDays(sql, { refIds: producers, from, to }),
+    queryValidatorUptimeDays(sql, {
+      refIds: producers,
+      from,
+      to,
+      lowShare: LOW_POINTS_SHARE,
+      minProgress: MIN_ERA_PROGRESS,
+      gapSeconds: FRESH_READING_MS / 1_000,
+    }),
   ]);
-  return [...a, ...b, ...c];
+  return [...a, ...b, ...c, ...d];
 }
 
 /**
@@ -193,9 +206,12 @@ export async function getComponentUptime(
 }
 
 /**
- * A producer's day (rows count slots, see producer-uptime-days.ts): uptime = produced / slots seen;
- * a day with any missed block is at least degraded (its degraded share is raised to dayLevel's 5 %
- * mark), as a witness operator would read it; null without a slot seen.
+ * A producer's day. Witnesses (rows count slots, see producer-uptime-days.ts): uptime = produced /
+ * slots seen; a day with any missed block is at least degraded. Validators (rows count minutes, see
+ * validator-uptime-days.ts): uptime = minutes in the active set / minutes read (out of the set is
+ * down); degraded = minutes with low era points, and a day with an offline report is at least
+ * degraded. "At least degraded": the degraded share is raised to dayLevel's 5 % mark, as an operator
+ * would read it. null without a slot (minute) seen.
  */
 export function producerDay(day: Date, row: UptimeDayRow | undefined): DayUptime {
   const slots = row?.measuredMinutes ?? 0;

@@ -4,11 +4,11 @@ import { FRESH_READING_MS } from "../alerting/measure-producers.js";
 import { describeMissBlocks } from "../producers/find-missed-blocks.js";
 import { FEED_LATE_HOURS } from "../producers/manage-producers.js";
 import type { ComponentState } from "./component-state.js";
+import { deriveValidatorComponent, loadValidatorReadings, type PublicValidator } from "./validator-components.js";
 
 /**
  * Producer components of status pages (kind 'producer', migration 0024): what the public page says
- * about a witness (and, once validators have readings, a validator) from producer_latest and
- * producer_misses. Only chain facts are public: account, misses with their block numbers, the null
+ * about a witness from producer_latest and producer_misses (a validator: validator-components.ts). Only chain facts are public: account, misses with their block numbers, the null
  * key, feed age; never the source URL the worker read from.
  *
  * State:
@@ -36,7 +36,7 @@ export interface PublicProducerMiss {
 export interface PublicProducer {
   kind: "witness" | "validator";
   account: string;
-  /** Fresh reading, key set, no miss in the last hour. */
+  /** Witness: fresh reading, key set, no miss in the last hour. Validator: fresh, in the set, no offline report in the last hour. */
   producing: boolean;
   disabled: boolean;
   totalMissed: number | null;
@@ -45,6 +45,8 @@ export interface PublicProducer {
   feedStale: boolean;
   /** Misses of the last 24 h, newest first. */
   recentMisses: PublicProducerMiss[];
+  /** Validators: active set, era points, offline reports, session keys (null for a witness or before a read). */
+  validator: PublicValidator | null;
 }
 
 export interface ProducerComponentFacts {
@@ -87,6 +89,7 @@ export function deriveProducerComponent(
       feedAgeHours,
       feedStale,
       recentMisses: [...misses],
+      validator: null,
     },
   };
 }
@@ -104,7 +107,35 @@ export async function loadProducerComponents(
     listProducerStatuses(sql, { ids }),
     listProducerMisses(sql, { producerIds: ids, since: new Date(now.getTime() - RECENT_MISSES_MS) }),
   ]);
+  const validators = await loadValidatorReadings(
+    sql,
+    rows.filter((p) => p.kind === "validator").map((p) => p.id),
+    now,
+  );
   for (const p of rows) {
+    const network = findNetwork(p.network)?.name ?? p.network;
+    const v = validators.get(p.id);
+    if (p.kind === "validator") {
+      const facts = v ? deriveValidatorComponent(v.row, v.reports, now) : null;
+      out.set(p.id, {
+        state: facts?.state ?? "unknown",
+        network,
+        createdAt: p.createdAt,
+        producer: {
+          kind: "validator",
+          account: p.account,
+          producing: facts?.producing ?? false,
+          disabled: false,
+          totalMissed: null,
+          lastConfirmedBlock: null,
+          feedAgeHours: null,
+          feedStale: false,
+          recentMisses: [],
+          validator: facts?.validator ?? null,
+        },
+      });
+      continue;
+    }
     const own = misses
       .filter((m) => m.producerId === p.id)
       .map((m) => ({
@@ -117,7 +148,7 @@ export async function loadProducerComponents(
       }));
     out.set(p.id, {
       ...deriveProducerComponent(p, own, now),
-      network: findNetwork(p.network)?.name ?? p.network,
+      network,
       createdAt: p.createdAt,
     });
   }

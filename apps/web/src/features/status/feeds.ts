@@ -149,6 +149,22 @@ export function renderSummary(snapshot: PublicStatusPage, pageUrl: string): Reco
                 fromBlock: m.fromBlock,
                 toBlock: m.toBlock,
               })),
+              ...(c.producer.validator
+                ? {
+                    validator: {
+                      status: c.producer.validator.status,
+                      eraPoints: c.producer.validator.eraPoints,
+                      medianPoints: c.producer.validator.medianPoints,
+                      lowPoints: c.producer.validator.lowPoints,
+                      keysOnNode: c.producer.validator.keysOnNode,
+                      offlineReports: c.producer.validator.offlineReports.map((r) => ({
+                        block: r.block,
+                        era: r.era,
+                        detectedAt: r.detectedAt.toISOString(),
+                      })),
+                    },
+                  }
+                : {}),
             },
           }
         : {}),

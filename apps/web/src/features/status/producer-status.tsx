@@ -13,11 +13,65 @@ function headline(p: PublicProducer): string {
   return "No recent reading";
 }
 
+type PublicValidator = NonNullable<PublicProducer["validator"]>;
+
+function validatorHeadline(v: PublicValidator | null): string {
+  if (!v) return "No reading yet";
+  if (v.status === "waiting") return "Not in the active set (waiting, not elected)";
+  if (v.status === "inactive") return "Not validating (no validator preferences on chain)";
+  return "In the active set";
+}
+
 /**
- * What a status page says about a producer component (a witness): producing or not, its misses of
- * the last 24 h with their block numbers, a disabled key, a stale price feed.
+ * What a status page says about a validator component: in the active set or not, era points against
+ * the set's median, its offline reports of the last 7 days with their blocks, session keys not held.
+ */
+function ValidatorFacts({ account, validator: v }: { account: string; validator: PublicValidator | null }) {
+  return (
+    <div className="sp-producer small" data-testid="producer-facts">
+      <p>
+        <strong data-testid="validator-set">{validatorHeadline(v)}</strong>
+        {v ? (
+          <span className="muted">
+            {" "}
+            · era {v.activeEra} ({Math.round(v.eraProgress * 100)} % through)
+          </span>
+        ) : null}
+      </p>
+      {v?.inActiveSet ? (
+        <p data-testid="validator-points" className={v.lowPoints ? undefined : "muted"}>
+          {v.eraPoints.toLocaleString("en-US")} era points against a median of{" "}
+          {Math.round(v.medianPoints).toLocaleString("en-US")}
+          {v.pointsShare !== null ? ` (${Math.round(v.pointsShare * 100)} %)` : " (too early in the era to compare)"}
+          {v.lowPoints ? ": low" : ""}
+        </p>
+      ) : null}
+      {v && v.offlineReports.length > 0 ? (
+        <ul className="sp-producer-misses" aria-label={`Offline reports of ${account} in the last 7 days`}>
+          {v.offlineReports.map((r) => (
+            <li key={r.block} data-testid="validator-offline">
+              Reported offline in block #{r.block} (era {r.era}) ·{" "}
+              <LocalTime at={r.detectedAt.toISOString()} />
+            </li>
+          ))}
+        </ul>
+      ) : v ? (
+        <p className="muted">No offline report in the last 7 days.</p>
+      ) : null}
+      {v?.keysOnNode === false ? (
+        <p data-testid="validator-keys">Session keys: none of the operator&apos;s nodes holds the on-chain keys.</p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
+ * What a status page says about a producer component. A witness: producing or not, its misses of
+ * the last 24 h with their block numbers, a disabled key, a stale price feed. A validator: see
+ * ValidatorFacts.
  */
 export function ProducerFacts({ producer: p }: { producer: PublicProducer }) {
+  if (p.kind === "validator") return <ValidatorFacts account={p.account} validator={p.validator} />;
   return (
     <div className="sp-producer small" data-testid="producer-facts">
       <p>
