@@ -31,6 +31,61 @@ export const RankingKey = z.object({
 });
 export type RankingKey = z.infer<typeof RankingKey>;
 
+const RANKING_COLUMNS = `rank, score, status, samples, ok_samples, p50_ms, p95_ms, lag_blocks, availability,
+  head_regressions, components, updated_at`;
+
+/**
+ * Writes one snapshot's rows in place inside the caller's transaction: rows of endpoints no longer in
+ * it are deleted, the others inserted or updated on their key (an update keeps the key, so no foreign-key
+ * check and no new index entries unless the rank moves). Every row gets `updatedAt`, as readers expect.
+ */
+async function writeRankingRows(
+  sql: SqlClient,
+  k: RankingKey,
+  parsed: readonly EndpointRankingRow[],
+  updatedAt: Date,
+): Promise<void> {
+  const ids = parsed.map((r) => r.endpointId);
+  await sql.query(
+    `DELETE FROM endpoint_rankings WHERE network = $1 AND "window" = $2 AND region = $3
+       AND endpoint_id <> ALL($4::uuid[])`,
+    [k.network, k.window, k.region, ids],
+  );
+  if (parsed.length === 0) return;
+  const set = RANKING_COLUMNS.split(",")
+    .map((c) => c.trim())
+    .map((c) => `${c} = excluded.${c}`)
+    .join(", ");
+  await sql.query(
+    `INSERT INTO endpoint_rankings (network, "window", region, endpoint_id, ${RANKING_COLUMNS})
+     SELECT $1, $2, $3, t.endpoint_id, t.rank, t.score, t.status, t.samples, t.ok_samples, t.p50_ms, t.p95_ms,
+       t.lag_blocks, t.availability, t.head_regressions, t.components, $15::timestamptz
+     FROM unnest($4::uuid[], $5::int[], $6::float8[], $7::text[], $8::int[], $9::int[], $10::float8[],
+       $11::float8[], $12::float8[], $13::float8[], $14::int[], $16::jsonb[])
+       AS t(endpoint_id, rank, score, status, samples, ok_samples, p50_ms, p95_ms, lag_blocks, availability,
+            head_regressions, components)
+     ON CONFLICT (network, "window", region, endpoint_id) DO UPDATE SET ${set}`,
+    [
+      k.network,
+      k.window,
+      k.region,
+      ids,
+      parsed.map((r) => r.rank),
+      parsed.map((r) => r.score),
+      parsed.map((r) => r.status),
+      parsed.map((r) => r.samples),
+      parsed.map((r) => r.okSamples),
+      parsed.map((r) => r.p50Ms),
+      parsed.map((r) => r.p95Ms),
+      parsed.map((r) => r.lagBlocks),
+      parsed.map((r) => r.availability),
+      parsed.map((r) => r.headRegressions),
+      updatedAt,
+      parsed.map((r) => JSON.stringify(r.components)),
+    ],
+  );
+}
+
 /**
  * Replaces the snapshot of one (network, window, region) in one transaction, so readers see the
  * old order or the new one, never a mix. `sql` must be one session (a PoolClient or Client).
@@ -41,42 +96,38 @@ export async function replaceEndpointRankings(
   rows: readonly EndpointRankingRow[],
   updatedAt: Date,
 ): Promise<void> {
-  const k = RankingKey.parse(key);
-  const parsed = z.array(EndpointRankingRow).parse(rows);
+  await replaceEndpointRankingSets(sql, [{ key, rows }], updatedAt);
+}
+
+/**
+ * Replaces several snapshots (a network's windows and regions) in one transaction: readers see every
+ * old snapshot or every new one. `sql` must be one session (a PoolClient or Client).
+ */
+export async function replaceEndpointRankingSets(
+  sql: SqlClient,
+  sets: ReadonlyArray<{ key: RankingKey; rows: readonly EndpointRankingRow[] }>,
+  updatedAt: Date,
+): Promise<void> {
+  const parsed = sets.map((s) => ({ key: RankingKey.parse(s.key), rows: z.array(EndpointRankingRow).parse(s.rows) }));
   await withTransaction(sql, async () => {
-    await sql.query(`DELETE FROM endpoint_rankings WHERE network = $1 AND "window" = $2 AND region = $3`, [
-      k.network,
-      k.window,
-      k.region,
-    ]);
-    if (parsed.length === 0) return;
-    await sql.query(
-      `INSERT INTO endpoint_rankings (network, "window", region, endpoint_id, rank, score, status, samples, ok_samples,
-         p50_ms, p95_ms, lag_blocks, availability, head_regressions, components, updated_at)
-       SELECT $1, $2, $3, t.* , $15::timestamptz FROM unnest($4::uuid[], $5::int[], $6::float8[], $7::text[], $8::int[],
-         $9::int[], $10::float8[], $11::float8[], $12::float8[], $13::float8[], $14::int[], $16::jsonb[])
-         AS t(endpoint_id, rank, score, status, samples, ok_samples, p50_ms, p95_ms, lag_blocks, availability,
-              head_regressions, components)`,
-      [
-        k.network,
-        k.window,
-        k.region,
-        parsed.map((r) => r.endpointId),
-        parsed.map((r) => r.rank),
-        parsed.map((r) => r.score),
-        parsed.map((r) => r.status),
-        parsed.map((r) => r.samples),
-        parsed.map((r) => r.okSamples),
-        parsed.map((r) => r.p50Ms),
-        parsed.map((r) => r.p95Ms),
-        parsed.map((r) => r.lagBlocks),
-        parsed.map((r) => r.availability),
-        parsed.map((r) => r.headRegressions),
-        updatedAt,
-        parsed.map((r) => JSON.stringify(r.components)),
-      ],
-    );
+    for (const s of parsed) await writeRankingRows(sql, s.key, s.rows, updatedAt);
   });
+}
+
+/** The stored orders of every snapshot of a network, by `${window}/${region}`: the hysteresis input in one read. */
+export async function listRankingOrders(sql: SqlClient, network: string): Promise<Map<string, string[]>> {
+  const { rows } = await sql.query(
+    `SELECT "window", region, endpoint_id FROM endpoint_rankings WHERE network = $1 ORDER BY "window", region, rank`,
+    [z.string().min(1).max(64).parse(network)],
+  );
+  const out = new Map<string, string[]>();
+  for (const r of z.array(z.object({ window: z.string(), region: z.string(), endpoint_id: z.string() })).parse(rows)) {
+    const key = `${r.window}/${r.region}`;
+    const list = out.get(key);
+    if (list) list.push(r.endpoint_id);
+    else out.set(key, [r.endpoint_id]);
+  }
+  return out;
 }
 
 /** The stored order (endpoint ids by rank) of one snapshot: the "previous order" for hysteresis. */

@@ -3,13 +3,17 @@ import {
   getEndpointCapabilities,
   listDirectoryEndpoints,
   listRankingEndpointFacts,
+  listRankingOrders,
   pruneEndpointFreshnessMinutes,
   pruneProbeRankRollups,
+  replaceEndpointRankingSets,
   setEndpointStatuses,
   sumProbeRankWindows,
   upsertEndpointFreshnessMinutes,
   type ProbeRankSums,
   type DirectoryEndpoint,
+  type EndpointRankingRow,
+  type RankingKey,
   type EndpointStatusValue,
   type SqlPool,
 } from "@rpcpulse/db";
@@ -40,9 +44,9 @@ import {
 } from "./rank-rollups.js";
 import {
   asReport,
+  buildRankingSnapshot,
   FRESHNESS_RETENTION_MS,
   RANK_WINDOWS,
-  writeRankingSnapshot,
   type RankDirectoryOptions,
   type RankDirectoryReport,
   type Uptime,
@@ -256,6 +260,8 @@ export async function rankDirectory(
       });
     }
 
+    const orders = await listRankingOrders(deps.pool, network);
+    const sets: Array<{ key: RankingKey; rows: EndpointRankingRow[] }> = [];
     for (const window of RANK_WINDOWS) {
       const views = viewsOf.get(window) ?? [];
       const overall = views[0];
@@ -283,15 +289,24 @@ export async function rankDirectory(
                 quorum,
               )
             : undefined;
-        await writeRankingSnapshot(deps.pool, { network, window, region: view.region }, q?.scores ?? scores, {
+        const key = { network, window, region: view.region };
+        const rows = buildRankingSnapshot(orders.get(`${window}/${view.region}`) ?? [], q?.scores ?? scores, {
           uptime,
           regressions,
           notes: view.notes,
           now: new Date(now),
           quorum: q?.verdicts,
         });
+        sets.push({ key, rows });
         snapshots++;
       }
+    }
+    // Every snapshot of the network in one transaction: readers see the whole previous round or this one.
+    const client = await deps.pool.connect();
+    try {
+      await replaceEndpointRankingSets(client, sets, new Date(now));
+    } finally {
+      client.release();
     }
     timings.scoreMs += performance.now() - mark;
     for (const e of list) {

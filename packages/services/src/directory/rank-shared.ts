@@ -135,23 +135,24 @@ export async function loadDecisions(pool: SqlPool, networkId: string, since: num
 
 export type Uptime = { h24: number | null; d7: number | null; d30: number | null };
 
-/** Ranks one (network, window, region) view's scores with hysteresis and replaces its snapshot atomically. */
-export async function writeRankingSnapshot(
-  pool: SqlPool,
-  key: { network: string; window: ScoreWindow; region: string },
+export interface SnapshotExtra {
+  uptime: ReadonlyMap<string, { uptime: Uptime; lagging: Uptime }>;
+  regressions: ReadonlyMap<string, number>;
+  notes: ReadonlyMap<string, VantageNotes>;
+  now: Date;
+  /** Overall view: each endpoint's region quorum verdict (region-quorum.ts), stored as components.regionQuorum. */
+  quorum?: ReadonlyMap<string, unknown> | undefined;
+}
+
+/** Ranks one view's scores with hysteresis against the stored order: the snapshot rows to write. */
+export function buildRankingSnapshot(
+  previousOrder: readonly string[],
   scores: readonly EndpointScore[],
-  extra: {
-    uptime: ReadonlyMap<string, { uptime: Uptime; lagging: Uptime }>;
-    regressions: ReadonlyMap<string, number>;
-    notes: ReadonlyMap<string, VantageNotes>;
-    now: Date;
-    /** Overall view: each endpoint's region quorum verdict (region-quorum.ts), stored as components.regionQuorum. */
-    quorum?: ReadonlyMap<string, unknown> | undefined;
-  },
-): Promise<void> {
-  const ranked = rankEndpoints(await getRankingOrder(pool, key), scores);
+  extra: SnapshotExtra,
+): EndpointRankingRow[] {
+  const ranked = rankEndpoints(previousOrder, scores);
   const scoreOf = new Map(scores.map((s) => [s.endpointId, s]));
-  const snapshot = ranked.map((r) => {
+  return ranked.map((r) => {
     const score = scoreOf.get(r.endpointId) as EndpointScore;
     const u = extra.uptime.get(r.endpointId);
     return toRow(score, r.rank, extra.regressions.get(r.endpointId) ?? 0, {
@@ -162,6 +163,16 @@ export async function writeRankingSnapshot(
       ...(extra.quorum?.has(r.endpointId) ? { regionQuorum: extra.quorum.get(r.endpointId) } : {}),
     });
   });
+}
+
+/** Ranks one (network, window, region) view's scores with hysteresis and replaces its snapshot atomically. */
+export async function writeRankingSnapshot(
+  pool: SqlPool,
+  key: { network: string; window: ScoreWindow; region: string },
+  scores: readonly EndpointScore[],
+  extra: SnapshotExtra,
+): Promise<void> {
+  const snapshot = buildRankingSnapshot(await getRankingOrder(pool, key), scores, extra);
   const client = await pool.connect();
   try {
     await replaceEndpointRankings(client, key, snapshot, extra.now);
