@@ -29,6 +29,26 @@ export type FreshnessState = "fresh" | "lagging" | "stale";
 export { freshnessLimits, type FreshnessLimits };
 
 /**
+ * One successful probe's flags: `bestSince` is when the highest head read up to it was first read (null:
+ * no head read yet), `earlier` the highest head read two or more block intervals before it.
+ */
+function flagsOf(
+  s: FreshnessInput,
+  bestSince: number | null,
+  earlier: number | null,
+  limits: FreshnessLimits,
+): ProbeFreshness {
+  const head = s.headBlock ?? null;
+  const reported = s.headAgeMs ?? null;
+  const derived = head !== null && bestSince !== null ? s.at - bestSince : null;
+  const headAge = reported !== null ? Math.max(0, reported) : derived;
+  const oldHead = headAge !== null && headAge >= limits.headAgeMs;
+  const behind = s.lagBlocks !== null && s.lagBlocks >= limits.lagBlocks;
+  const stuck = head !== null && earlier !== null && earlier >= head;
+  return { headAgeMs: headAge, lagging: behind || oldHead, stale: oldHead && stuck };
+}
+
+/**
  * Freshness of each probe of one endpoint (any order in; results in input order). A probe is lagging
  * when its lag reaches limits.lagBlocks or its head age reaches limits.headAgeMs (the same limits as
  * nodes: freshnessLimits of the block interval), stale when it is lagging by head age and its head is
@@ -60,13 +80,7 @@ export function classifyFreshness(
     prefixMax.push(best);
     while (ref + 1 < k && (order[ref + 1]?.s.at ?? Infinity) <= s.at - gap) ref++;
     const earlier = ref >= 0 ? (prefixMax[ref] ?? null) : null;
-    const reported = s.headAgeMs ?? null;
-    const derived = head !== null && best !== null ? s.at - bestSince : null;
-    const headAge = reported !== null ? Math.max(0, reported) : derived;
-    const oldHead = headAge !== null && headAge >= limits.headAgeMs;
-    const behind = s.lagBlocks !== null && s.lagBlocks >= limits.lagBlocks;
-    const stuck = head !== null && earlier !== null && earlier >= head;
-    out[i] = { headAgeMs: headAge, lagging: behind || oldHead, stale: oldHead && stuck };
+    out[i] = flagsOf(s, best === null ? null : bestSince, earlier, limits);
   });
   return out;
 }
@@ -102,4 +116,39 @@ export function summarizeFreshness(
       ? "lagging"
       : "fresh";
   return { state, laggingShare, staleShare: ok ? stale / ok : null, flags };
+}
+
+/**
+ * classifyFreshness(samples, limits, blockIntervalMs)[index] without classifying every probe: one pass,
+ * no allocation (a window's score only needs its newest successful probe). The same order rules: probes
+ * before it by (time, head block, position) set the highest head and when it was first read; probes at
+ * least two block intervals earlier set the head it must be above.
+ */
+export function freshnessOfProbe(
+  samples: readonly FreshnessInput[],
+  index: number,
+  limits: FreshnessLimits,
+  blockIntervalMs: number,
+): ProbeFreshness {
+  const s = samples[index];
+  if (!s?.ok) return { headAgeMs: null, lagging: false, stale: false };
+  const head = s.headBlock ?? null;
+  const key = head ?? -1;
+  const gap = 2 * Math.max(1, blockIntervalMs);
+  let best: number | null = null;
+  let bestSince = 0;
+  let earlier: number | null = null;
+  for (let j = 0; j < samples.length; j++) {
+    const o = samples[j] as FreshnessInput;
+    if (!o.ok) continue;
+    const h = o.headBlock ?? null;
+    const before = o.at < s.at || (o.at === s.at && ((h ?? -1) < key || ((h ?? -1) === key && j <= index)));
+    if (!before || h === null) continue;
+    if (best === null || h > best || (h === best && o.at < bestSince)) {
+      best = h;
+      bestSince = o.at;
+    }
+    if (o.at <= s.at - gap && (earlier === null || h > earlier)) earlier = h;
+  }
+  return flagsOf(s, best === null ? null : bestSince, earlier, limits);
 }

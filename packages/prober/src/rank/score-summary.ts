@@ -1,5 +1,5 @@
 import type { CapabilityReport } from "../probe/types.js";
-import { classifyFreshness, freshnessLimits, type FreshnessLimits, type FreshnessState } from "./freshness.js";
+import { freshnessLimits, freshnessOfProbe, type FreshnessLimits, type FreshnessState } from "./freshness.js";
 import { SCORING, type ScoreWindow } from "./methodology.js";
 import { emptySummary, lagQuantile, mergeSummary, ttfbQuantile, type ProbeSummary } from "./probe-summary.js";
 import {
@@ -28,6 +28,16 @@ export interface SummaryWindow {
   /** Score latency as seen from this region (falls back to all regions when it has no samples). */
   region?: string;
   freshness?: FreshnessLimits;
+}
+
+/** The samples oldest first: the same array when already so (views pass them sorted), else a sorted copy. */
+function oldestFirst(samples: readonly ScoreSample[]): readonly ScoreSample[] {
+  for (let i = 1; i < samples.length; i++) {
+    if ((samples[i] as ScoreSample).at < (samples[i - 1] as ScoreSample).at) {
+      return [...samples].sort((a, b) => a.at - b.at);
+    }
+  }
+  return samples;
 }
 
 function latencyOf(s: ProbeSummary): LatencyStats {
@@ -67,13 +77,10 @@ export function scoreSummary(input: SummaryWindow): EndpointScore {
   });
   const score = totalScore(components, ok);
   const limits = input.freshness ?? freshnessLimits(input.blockIntervalMs);
-  const recent = [...input.recent].sort((a, b) => a.at - b.at);
-  const flags = classifyFreshness(recent, limits, input.blockIntervalMs);
+  const recent = oldestFirst(input.recent);
   let newest = -1;
-  recent.forEach((s, i) => {
-    if (s.ok) newest = i;
-  });
-  const last = newest >= 0 ? flags[newest] : undefined;
+  for (let i = recent.length - 1; i >= 0 && newest < 0; i--) if (recent[i]?.ok) newest = i;
+  const last = newest >= 0 ? freshnessOfProbe(recent, newest, limits, input.blockIntervalMs) : undefined;
   const laggingShare = ok ? total.lagging / ok : null;
   const state: FreshnessState = last?.stale
     ? "stale"
