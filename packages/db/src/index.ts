@@ -29,6 +29,7 @@ export * from "./repositories/nodes.js";
 export * from "./repositories/worker-heartbeats.js";
 export * from "./repositories/organizations.js";
 export * from "./timeseries/fleet-overview.js";
+export * from "./timeseries/fleet-index.js";
 export * from "./timeseries/network-heads.js";
 export * from "./timeseries/remote-ip-series.js";
 export * from "./directory/index.js";

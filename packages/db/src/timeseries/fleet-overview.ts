@@ -13,6 +13,8 @@ export const GetFleetOverviewParams = z.object({
    * shows 100 nodes' percentiles unless it is sorted by them.
    */
   latencyOf: z.array(z.string().uuid()).max(10_000).optional(),
+  /** Only these nodes (the page on screen); omitted = every node of the organization. */
+  nodeIds: z.array(z.string().uuid()).max(10_000).optional(),
 });
 export type GetFleetOverviewParams = z.input<typeof GetFleetOverviewParams>;
 
@@ -76,7 +78,7 @@ JOIN chains c ON c.slug = net.chain_slug
 LEFT JOIN node_latest l ON l.node_id = n.id
 LEFT JOIN node_samples s ON s.node_id = l.node_id AND s.time = l.time
 LEFT JOIN lat ON lat.node_id = n.id
-WHERE n.organization_id = $1
+WHERE n.organization_id = $1 AND ($4::uuid[] IS NULL OR n.id = ANY($4::uuid[]))
 ORDER BY n.name`;
 
 const LATENCY_SQL = latencySql("r.node_id = ANY($3::uuid[])");
@@ -153,7 +155,12 @@ function toFleetRow(raw: unknown): FleetOverviewRow {
 /** Every node of an organization for the fleet overview, by name (one round trip). */
 export async function getFleetOverview(sql: SqlClient, params: GetFleetOverviewParams): Promise<FleetOverviewRow[]> {
   const p = GetFleetOverviewParams.parse(params);
-  const { rows } = await sql.query(FLEET_SQL, [p.organizationId, p.latencySince, p.latencyOf ?? null]);
+  const { rows } = await sql.query(FLEET_SQL, [
+    p.organizationId,
+    p.latencySince,
+    p.latencyOf ?? null,
+    p.nodeIds ?? null,
+  ]);
   return rows.map(toFleetRow);
 }
 
