@@ -126,13 +126,55 @@ function serverUptime30d(
   return out;
 }
 
-/** The window's sources: rollup sums per (endpoint, vantage point) plus the raw tail, with recent probes. */
+/** One (endpoint, vantage point)'s recent probes, oldest first, with each probe's position in the pass. */
+interface RecentGroup {
+  probes: MeasuredProbe[];
+  samples: MeasuredProbe["sample"][];
+  positions: number[];
+}
+
+/** The recent probes per (endpoint, vantage point), sorted once per round and shared by every window. */
+function groupRecent(recent: readonly MeasuredProbe[]): RecentGroup[] {
+  const groups = new Map<string, { probes: MeasuredProbe[]; positions: number[] }>();
+  recent.forEach((p, i) => {
+    const key = `${p.endpointId}/${p.vantagePointId}`;
+    const g = groups.get(key);
+    if (g) {
+      g.probes.push(p);
+      g.positions.push(i);
+    } else groups.set(key, { probes: [p], positions: [i] });
+  });
+  return [...groups.values()].map((g) => {
+    const order = g.probes
+      .map((_, i) => i)
+      .sort((x, y) => (g.probes[x]?.sample.at ?? 0) - (g.probes[y]?.sample.at ?? 0));
+    const probes = order.map((i) => g.probes[i] as MeasuredProbe);
+    return { probes, samples: probes.map((p) => p.sample), positions: order.map((i) => g.positions[i] as number) };
+  });
+}
+
+/** First index of `probes` (oldest first) whose time is above `t`. */
+function firstAfter(probes: readonly MeasuredProbe[], t: number): number {
+  let lo = 0;
+  let hi = probes.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((probes[mid] as MeasuredProbe).sample.at > t) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/**
+ * The window's sources: rollup sums per (endpoint, vantage point) plus the raw tail, with recent probes
+ * (the group's sorted array itself when the whole group is inside the window, else a slice of it).
+ */
 function windowSources(
   sums: readonly ProbeRankSums[],
   start: number,
   now: number,
   watermark: number,
-  recent: readonly MeasuredProbe[],
+  groups: readonly RecentGroup[],
 ): VantageSummary[] {
   const sources = new Map<string, Map<string, VantageSummary>>();
   const sourceOf = (
@@ -150,9 +192,19 @@ function windowSources(
     const { endpointId, vantagePointId, region, kind, organizationId, ...summary } = r;
     sourceOf(endpointId, vantagePointId, () => ({ region, kind, organizationId, summary, recent: [] }));
   }
-  for (const p of recent) {
-    const at = p.sample.at;
-    if (at <= start || at > now) continue;
+  // Sources first seen through a raw probe are added in the order of the pass (as probe by probe).
+  const inWindow: Array<{ g: RecentGroup; lo: number; hi: number; first: number }> = [];
+  for (const g of groups) {
+    const lo = firstAfter(g.probes, start);
+    const hi = firstAfter(g.probes, now);
+    if (lo >= hi) continue;
+    let first = Infinity;
+    for (let i = lo; i < hi; i++) first = Math.min(first, g.positions[i] as number);
+    inWindow.push({ g, lo, hi, first });
+  }
+  inWindow.sort((x, y) => x.first - y.first);
+  for (const { g, lo, hi } of inWindow) {
+    const p = g.probes[lo] as MeasuredProbe;
     const src = sourceOf(p.endpointId, p.vantagePointId, () => ({
       region: p.region,
       kind: p.kind,
@@ -160,8 +212,12 @@ function windowSources(
       summary: emptySummary(),
       recent: [],
     }));
-    (src.recent as MeasuredProbe["sample"][]).push(p.sample);
-    if (at >= watermark) addSample(src.summary, p.sample, p.flags);
+    src.recent = lo === 0 && hi === g.samples.length ? g.samples : g.samples.slice(lo, hi);
+    for (let i = hi - 1; i >= lo; i--) {
+      const q = g.probes[i] as MeasuredProbe;
+      if (q.sample.at < watermark) break;
+      addSample(src.summary, q.sample, q.flags);
+    }
   }
   return [...sources.values()].flatMap((m) => [...m.values()]);
 }
@@ -241,8 +297,9 @@ export async function rankDirectory(
     );
     const d30 = serverUptime30d(sums[RANK_WINDOWS.length] ?? [], now, pass.watermark, pass.recent);
     const viewsOf = new Map<ScoreWindow, SummaryView[]>();
+    const groups = groupRecent(pass.recent);
     RANK_WINDOWS.forEach((window, i) => {
-      const sources = windowSources(sums[i] ?? [], parts[i]!.start, now, pass.watermark, pass.recent);
+      const sources = windowSources(sums[i] ?? [], parts[i]!.start, now, pass.watermark, groups);
       viewsOf.set(window, buildSummaryViews(sources, { blockIntervalMs, claimants, overallRegion: ALL_REGIONS }));
     });
     timings.windowsMs += performance.now() - mark;
