@@ -47,7 +47,7 @@ export default defineConfig({
     {
       name: "ui",
       testMatch:
-        /(accounts|account-recovery|fleet|directory|advisor|status-alerting|status-pages|status-route-walker|accessibility|display-prefs|screenshots|producers|validators)\.spec\.ts$/,
+        /(accounts|account-recovery|fleet|directory|advisor|status-alerting|status-pages|status-route-walker|accessibility|display-prefs|screenshots|producers|validators|consensus-client)\.spec\.ts$/,
       use: { ...devices["Desktop Chrome"], launchOptions: chromium },
       fullyParallel: false,
     },
