@@ -47,6 +47,9 @@ function countResults(output) {
   return { passed, failed, skipped };
 }
 
+/** Time limit of one workspace suite (SUITE_TIME_LIMIT_S, default 30 min: the slowest suite takes about 6). */
+const SUITE_TIME_LIMIT_S = Number(process.env.SUITE_TIME_LIMIT_S ?? 1800);
+
 function runSuite(name, command, args, cwd) {
   return new Promise((resolve) => {
     const started = Date.now();
@@ -55,7 +58,20 @@ function runSuite(name, command, args, cwd) {
       cwd,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, FORCE_COLOR: "0" },
+      // Its own process group, so a suite that hangs is stopped with everything it started.
+      detached: true,
     });
+    // A hung test must fail the run, not hold CI until its own time limit.
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      process.stderr.write(`\n    ${name}: still running after ${SUITE_TIME_LIMIT_S} s: stopped\n`);
+      try {
+        process.kill(-child.pid, "SIGKILL");
+      } catch {
+        // already gone
+      }
+    }, SUITE_TIME_LIMIT_S * 1000);
     let output = "";
     child.stdout.on("data", (d) => {
       output += d;
@@ -66,7 +82,9 @@ function runSuite(name, command, args, cwd) {
       process.stderr.write(d);
     });
     child.on("close", (code) => {
+      clearTimeout(timer);
       const counts = countResults(output);
+      if (timedOut) counts.failed += 1;
       // A suite that crashed before reporting still counts as a failure.
       if (code !== 0 && counts.failed === 0) counts.failed = 1;
       const seconds = Math.round((Date.now() - started) / 100) / 10;
