@@ -10,7 +10,8 @@ import { createApiAccount, type ApiAccount } from "../fixtures/api-account.js";
  * sidecar node points its public URL there, so the worker's producers task reads the stash from it, and
  * its substrate node answers author_hasSessionKeys. Simnet's control server takes the validator offline:
  * im-online reports it at the next session start (≤ 20 blocks), the validator_offline_report rule
- * notifies a webhook receiver in this process naming the block, and the validator card shows it.
+ * notifies a webhook receiver in this process naming the block, and the validator card and a public
+ * status page listing the validator (added in the status-page editor) show it.
  */
 const SIDECAR = "http://127.0.0.1:18080";
 const POLKADOT_RPC = "http://127.0.0.1:18944";
@@ -42,7 +43,7 @@ test.describe("validators", () => {
     await owner?.api.dispose();
   });
 
-  test("a validator is reported offline: the alert names the block and the validator card shows it", async ({
+  test("a validator is reported offline: the alert names the block, the validator card and the status page show it", async ({
     browser,
   }) => {
     test.setTimeout(300_000);
@@ -105,6 +106,19 @@ test.describe("validators", () => {
     await expect(card().getByTestId("validator-status")).toContainText("in the active set");
     await expect(card()).toContainText("held by dot-validator");
 
+    // 4b. A public status page lists the validator, picked in the status-page editor like a witness.
+    const statusSlug = `validator-${slug}`.slice(0, 60);
+    const created = await owner.api.post(`/api/orgs/${orgId}/status-pages`, {
+      data: { slug: statusSlug, title: "Our validator", isPublic: true },
+    });
+    expect(created.status()).toBe(201);
+    const { id: pageId } = (await created.json()) as { id: string };
+    await page.goto(`/app/o/${slug}/status-pages/${pageId}`);
+    const add = page.getByTestId("add-component");
+    await add.getByLabel("Node or endpoint").selectOption({ label: `${STASH} · validator (Polkadot)` });
+    await add.getByRole("button", { name: "Add component" }).click();
+    await expect(page.getByTestId("admin-component")).toContainText(`${STASH} (validator)`);
+
     // 5. The validator goes offline; im-online reports it at the next session start.
     const off = await fetch(`${CONTROL}/validators/polkadot/${STASH}/offline`, { method: "POST" });
     expect(off.status).toBe(200);
@@ -126,5 +140,23 @@ test.describe("validators", () => {
     await expect(card().getByTestId("last-offline")).toContainText(`block #${reportAtBlock}`);
     await page.screenshot({ path: test.info().outputPath("validator-card.png"), fullPage: true });
     await context.close();
+
+    // 8. The public status page, without a session, shows the report with its block and a major outage
+    // (a report in the last hour; the page's snapshot is cached for about 30 s).
+    const visitor = await browser.newContext();
+    const pub = await visitor.newPage();
+    await expect
+      .poll(
+        async () => {
+          await pub.goto(`/status/${statusSlug}`);
+          return (await pub.getByTestId("producer-facts").first().textContent()) ?? "";
+        },
+        { timeout: 90_000, intervals: [5_000] },
+      )
+      .toContain(`Reported offline in block #${reportAtBlock}`);
+    await expect(pub.getByTestId("validator-set")).toHaveText("In the active set");
+    await expect(pub.locator(".sp-component .sp-pill")).toHaveText("Major outage");
+    await pub.screenshot({ path: test.info().outputPath("validator-status-page.png"), fullPage: true });
+    await visitor.close();
   });
 });
