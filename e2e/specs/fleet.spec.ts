@@ -43,6 +43,8 @@ test.describe("fleet", () => {
     await page.goto(`/app/o/${slug}`);
     await expect(page.getByText("No nodes yet")).toBeVisible();
     await page.getByRole("link", { name: "Add your first node" }).click();
+    // The fleet page's producer forms have Network fields too: act only once the add-node page is shown.
+    await page.waitForURL(`**/app/o/${slug}/nodes/new`);
 
     await page.getByLabel("Network").selectOption("hive");
     await expect(page.getByLabel("API family")).toHaveValue("hive");
