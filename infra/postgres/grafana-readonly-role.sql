@@ -17,7 +17,7 @@ DECLARE
     'chains', 'networks', 'nodes', 'public_endpoints', 'vantage_points', 'organizations', 'worker_heartbeats',
     'node_latest', 'node_samples', 'node_remote_ips', 'probe_results',
     'node_samples_1m', 'node_samples_1h', 'probe_results_1m', 'probe_results_1h', 'network_heads',
-    'producers', 'producer_samples', 'validator_samples'
+    'producers', 'producer_samples', 'validator_samples', 'beacon_samples'
   ];
 BEGIN
   IF length(pw) < 16 THEN

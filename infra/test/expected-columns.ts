@@ -44,6 +44,8 @@ export const EXPECTED_COLUMNS: Record<string, Record<string, Columns>> = {
     "Established connections by node (max)": perNode("established"),
     "Witness missed blocks": perNode("missed"),
     "Witness price feed age": perNode("feed age"),
+    "Consensus client slots behind by node (max)": perNode("slots behind"),
+    "Consensus client peers by node (min)": perNode("peers"),
     "Validator era points against the set's median": [
       ["time", "time"],
       ["metric", "text"],

@@ -13,6 +13,7 @@ import {
   insertProducer,
   recordProducerReading,
   recordValidatorReading,
+  writeBeaconSamples,
   insertRemoteIps,
   refreshRollups,
   type NodeSampleInput,
@@ -149,6 +150,7 @@ export async function seedFleet(sql: SqlClient, now: Date): Promise<SeededFleet>
   }
   await insertNodeSamples(sql, samples);
   await insertRemoteIps(sql, ips);
+  await seedBeacon(sql, now);
   // The network's consensus decisions over the same history: three blocks ahead of alpha's head.
   for (let k = 0; k <= steps; k++) {
     const time = new Date(now.getTime() - (steps - k) * STEP_MS);
@@ -163,6 +165,39 @@ export async function seedFleet(sql: SqlClient, now: Date): Promise<SeededFleet>
 }
 
 const NETWORK_SLUG = "grafana-fixture-net";
+
+/** Consensus-client readings of alpha (and xray, the other organization's) every STEP_MS, slipping behind by a slot each hour. */
+async function seedBeacon(sql: SqlClient, now: Date): Promise<void> {
+  const steps = HISTORY_MS / STEP_MS;
+  const rows = (k: number) => {
+    const time = now.getTime() - (steps - k) * STEP_MS;
+    const wallSlot = Math.floor(time / 12_000);
+    const behind = Math.floor((k * STEP_MS) / 3_600_000);
+    return {
+      time,
+      ok: true,
+      headSlot: wallSlot - behind,
+      wallSlot,
+      slotsBehind: behind,
+      syncDistance: behind,
+      syncing: behind > 0,
+      optimistic: false,
+      elOffline: false,
+      peers: 60 - (k % 7),
+      version: "Lighthouse/v7.1.0",
+      execBlock: 20_000_000 + k,
+      execHash: null,
+      elBlock: 20_000_000 + k,
+      elCheck: null,
+      error: null,
+    };
+  };
+  const history = Array.from({ length: steps + 1 }, (_, k) => rows(k));
+  await writeBeaconSamples(sql, [
+    { nodeId: NODES.alpha, beacon: history },
+    { nodeId: NODES.xray, beacon: history },
+  ]);
+}
 
 /** A validator stash of ORG (and one of OTHER_ORG) read every 5 STEP_MS: era points growing against the median, an era every 6 h. */
 async function seedValidator(sql: SqlClient, now: Date): Promise<void> {

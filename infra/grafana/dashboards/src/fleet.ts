@@ -33,6 +33,18 @@ GROUP BY 1, 2
 ORDER BY 1, 2`;
 }
 
+/** One series per Ethereum node with a consensus client (beacon_samples, raw agent readings). */
+function beaconSeries(value: string, label: string): string {
+  return `SELECT ${bucketExpr("raw", "b.time")} AS time, n.name AS metric, ${value} AS "${label}"
+FROM beacon_samples b
+JOIN nodes n ON n.id = b.node_id
+WHERE n.organization_id = '$org'
+  AND n.network_id = ANY (ARRAY[\${network:sqlstring}]::uuid[])
+  AND b.time BETWEEN $__timeFrom() AND $__timeTo()
+GROUP BY 1, 2
+ORDER BY 1, 2`;
+}
+
 /** Nodes of the selected organization and networks, with their newest sample and a status. */
 const STATUS_CTE = `
 WITH fleet AS (
@@ -261,6 +273,19 @@ ORDER BY 1`,
           "Era points of each registered Polkadot/Kusama validator and the active set's median at each read (validator_samples); points restart at each era.",
         gridPos: { h: 8, w: 24, x: 0, y: 32 },
         sql: validatorSeries(),
+      }),
+      timeSeries(9, {
+        title: "Consensus client slots behind by node (max)",
+        description:
+          "Slots the node's consensus client head is behind the wall-clock slot (Beacon API, beacon_samples), maximum per interval; 1 slot = 12 s.",
+        gridPos: { h: 8, w: 12, x: 0, y: 40 },
+        sql: beaconSeries("max(b.slots_behind)::float8", "slots behind"),
+      }),
+      timeSeries(10, {
+        title: "Consensus client peers by node (min)",
+        description: "Peers of the node's consensus client (Beacon API /eth/v1/node/peer_count), minimum per interval.",
+        gridPos: { h: 8, w: 12, x: 12, y: 40 },
+        sql: beaconSeries("min(b.peers)::float8", "peers"),
       }),
     ],
   });
