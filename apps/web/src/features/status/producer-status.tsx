@@ -50,8 +50,7 @@ function ValidatorFacts({ account, validator: v }: { account: string; validator:
         <ul className="sp-producer-misses" aria-label={`Offline reports of ${account} in the last 7 days`}>
           {v.offlineReports.map((r) => (
             <li key={r.block} data-testid="validator-offline">
-              Reported offline in block #{r.block} (era {r.era}) ·{" "}
-              <LocalTime at={r.detectedAt.toISOString()} />
+              Reported offline in block #{r.block} (era {r.era}) · <LocalTime at={r.detectedAt.toISOString()} />
             </li>
           ))}
         </ul>
