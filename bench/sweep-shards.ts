@@ -23,6 +23,7 @@ import { insertNodeSamples, type NodeSampleInput } from "../packages/db/src/inde
 import { createTestDatabase } from "../packages/db/src/testing.js";
 import { closeQueues, createRedisConnection, getQueue, type QueueTarget } from "../packages/queue/src/index.js";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "../packages/queue/src/testing.js";
+import { createCpuMeter } from "./lib/process-cpu.js";
 
 const { values } = parseArgs({
   options: {
@@ -109,33 +110,12 @@ async function cloneOf(serverUrl: string, template: string): Promise<{ url: stri
   };
 }
 
-/** CPU seconds (user + system) a process has used, from /proc/<pid>/stat (clock ticks of 10 ms). */
-function cpuSecondsOf(pid: number): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return (Number(fields[11]) + Number(fields[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * CPU seconds of the PostgreSQL backends serving the bench database (from pg_stat_activity), so other
- * users of the shared server do not count. Backends that end during the round are missed: the workers'
- * pools keep theirs open for the whole round.
- */
-async function readBackendCpu(pool: pg.Pool): Promise<Map<number, number>> {
+/** Pids of the PostgreSQL backends serving the bench database, so other users of the shared server do not count. */
+async function listBackendPids(pool: pg.Pool): Promise<number[]> {
   const { rows } = await pool.query<{ pid: number }>(
     "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()",
   );
-  return new Map(rows.map((row) => [row.pid, cpuSecondsOf(row.pid)]));
-}
-
-/** CPU the bench database's backends used since `before` (a backend that started meanwhile counts whole). */
-async function backendCpuSince(pool: pg.Pool, before: Map<number, number>): Promise<number> {
-  let total = 0;
-  for (const [pid, seconds] of await readBackendCpu(pool)) total += seconds - (before.get(pid) ?? 0);
-  return total;
+  return rows.map((row) => row.pid);
 }
 
 async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
@@ -194,8 +174,12 @@ async function run(url: string, workers: number): Promise<RunResult> {
       120_000,
     );
     const started = performance.now();
-    const workerCpuBefore = children.reduce((n, c) => n + cpuSecondsOf(c.pid ?? 0), 0);
-    const postgresCpuBefore = await readBackendCpu(pool);
+    // A backend that starts during the round counts whole; one that ends during it is missed (the
+    // workers' pools keep theirs open for the whole round).
+    const cpu = createCpuMeter();
+    const sampleCpu = async (startsNow: boolean) =>
+      cpu.sample({ workers: children.map((c) => c.pid ?? 0), postgres: await listBackendPids(pool) }, startsNow);
+    await sampleCpu(true);
     for (let index = 0; index < SHARDS; index++) {
       const shard = SHARDS > 1 ? { shard: { index, count: SHARDS } } : {};
       await getQueue("alerts", target).add("alerts-evaluate", { task: "evaluate", ...shard });
@@ -211,8 +195,10 @@ async function run(url: string, workers: number): Promise<RunResult> {
     };
     await waitFor("every shard job", done, 3_600_000);
     const seconds = (performance.now() - started) / 1000;
-    const workerCpu = children.reduce((n, c) => n + cpuSecondsOf(c.pid ?? 0), 0) - workerCpuBefore;
-    const postgresCpu = await backendCpuSince(pool, postgresCpuBefore);
+    await sampleCpu(false);
+    const totals = cpu.totals();
+    const workerCpu = (totals.workers ?? 0) / 1000;
+    const postgresCpu = (totals.postgres ?? 0) / 1000;
     const alertStates = Number((await pool.query("SELECT count(*) AS n FROM alert_states")).rows[0].n);
     const cursors = Number((await pool.query("SELECT count(*) AS n FROM advisor_node_cursors")).rows[0].n);
     return { seconds, alertStates, cursors, workerCpu, postgresCpu };
