@@ -1,7 +1,7 @@
-// The ingest hot path checks batches with ajv compiled from the zod contract's JSON Schema; zod
-// stays the source of truth. This corpus test mutates valid batches field by field (boundary
-// numbers, long and astral strings, wrong types, missing and extra keys, long arrays) and
-// requires ajv's decision to equal zod's on every body, and the validator's 400 to word zod's issue.
+// The ingest hot path checks batches by hand (src/wire-check/); zod stays the source of truth.
+// This corpus test mutates valid batches field by field (boundary numbers, long, astral and lone
+// surrogate strings, wrong types, missing and extra keys, long arrays) and requires the fast
+// check's decision to equal zod's on every body, and the validator's 400 to word zod's issue.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { isAppError } from "@rpcpulse/config";
@@ -162,13 +162,131 @@ function vantageBatch(): AgentBatch {
   } as AgentBatch;
 }
 
+/** Every optional group and list filled in: beacon, nodeArgs, stale sysctl lines, errors, IPv6 peers. */
+function richBatch(): AgentBatch {
+  const batch = vantageBatch();
+  const sample = batch.samples[0]!;
+  return {
+    ...batch,
+    installId: "install-0123456789abcdef",
+    samples: [
+      {
+        ...sample,
+        disks: [...sample.disks, { ...sample.disks[0]!, path: "/mnt/gone", totalBytes: null, error: "statfs failed" }],
+        settings: {
+          ...sample.settings!,
+          tcpTwRecycleLines: [{ file: "/etc/sysctl.conf", line: 12, text: "net.ipv4.tcp_tw_recycle = 1" }],
+          nodeArgs: [{ flag: "--p2p-max-connections", value: "200" }],
+        },
+        chain: { ...sample.chain!, headAgeMs: -250, headAgeSkewed: true, headTimeSource: "first-seen" },
+        beacon: {
+          ok: true,
+          headSlot: 9_000_000,
+          wallSlot: 9_000_002,
+          slotsBehind: 2,
+          syncDistance: 0,
+          syncing: false,
+          optimistic: false,
+          elOffline: false,
+          peers: 80,
+          version: "Lighthouse/v5.3.0",
+          execBlock: 21_000_000,
+          execHash: `0x${"ab".repeat(32)}`,
+          latency: { connectMs: 0.4, firstByteMs: 2.5, totalMs: 3 },
+          error: null,
+        },
+        remoteIps: {
+          ...sample.remoteIps!,
+          top: [...sample.remoteIps!.top, { ip: "2001:db8::7", connections: 2, established: 1, timeWait: 1 }],
+        },
+        errors: [{ group: "conntrack", message: "nf_conntrack not loaded" }],
+      },
+      { ...batch.samples[1]!, tcp: null, fds: { ...batch.samples[1]!.fds!, process: null }, beacon: null },
+    ],
+  } as AgentBatch;
+}
+
 const BASES: Json[] = [
   makeAgentBatch(1, { samples: 2, remoteIps: 3 }),
   makeAgentBatch(2, { samples: 1, remoteIps: 0, nodeId: "0bd260c4-0d00-4000-8000-000000000002" }),
   vantageBatch(),
 ] as unknown as Json[];
+const RICH = richBatch() as unknown as Json;
 
-describe("wire validator (ajv on the hot path) against the zod contract", () => {
+// Edge values of the rich batch's sweep: each limit of the contract, just inside and just outside.
+const EDGE_NUMBERS = [
+  ...NUMBERS,
+  -0,
+  0.1,
+  3,
+  64,
+  65,
+  99.99,
+  100.5,
+  65_534,
+  86_400_000,
+  86_400_001,
+  -86_400_000,
+  -86_400_001,
+  3_155_760_000_000,
+  3_155_760_000_001,
+  2_147_483_647,
+  2_147_483_648,
+  -1_000_000,
+  -1_000_001,
+  1_000_000_000,
+  1_000_000_001,
+  -(2 ** 53 - 1),
+];
+const EDGE_STRINGS = [
+  ...STRINGS,
+  `0x${"ab".repeat(32)}`,
+  `0x${"AB".repeat(32)}`,
+  `0x${"ab".repeat(31)}a`,
+  `0X${"ab".repeat(32)}`,
+  "0BD260C4-0D00-4000-8000-000000000000",
+  "ffffffff-ffff-ffff-ffff-ffffffffffff",
+  "2024-02-29T00:00:00Z",
+  "2023-02-29T00:00:00Z",
+  "2026-11-22T24:00:00Z",
+  "2026-11-22T06:00:00.5-05:30",
+  "2026-11-22T06:00Z",
+  "2026-11-22t06:00:00z",
+  "::ffff:10.0.0.1",
+  "1::",
+  ":::",
+  "010.0.0.1",
+  "a-b",
+  "ab",
+  "a",
+  "first-seen",
+  "storage",
+  "substrate",
+  "conntrack",
+  "install_0123456789",
+];
+const LONE = "\ud800";
+
+function edgeValues(current: Json): (Json | undefined)[] {
+  const values: (Json | undefined)[] = [undefined, null, true, false, {}, [], "1", 1];
+  if (typeof current === "number") values.push(...EDGE_NUMBERS);
+  if (typeof current === "string") {
+    values.push(...EDGE_STRINGS);
+    for (const n of LENGTHS) values.push("a".repeat(n), EMOJI.repeat(Math.ceil(n / 2)), LONE.repeat(n));
+    values.push(`${EMOJI}a`, `a${LONE}`, `${EMOJI}${LONE}`);
+  }
+  if (current === null) values.push(...EDGE_NUMBERS.slice(0, 12), ...EDGE_STRINGS.slice(0, 12));
+  if (Array.isArray(current)) {
+    const item = current[0] ?? 1;
+    for (const n of [...LENGTHS, 99, 100, 101, 199, 200, 201, 359, 360, 361])
+      values.push(Array.from({ length: n }, () => clone(item)));
+  }
+  if (current && typeof current === "object" && !Array.isArray(current))
+    values.push({ ...current, unknown: 1 }, [current], Object.values(current) as Json);
+  return values;
+}
+
+describe("wire validator (hand-written check on the hot path) against the zod contract", () => {
   const fast = compileFastWireCheck();
   const validate = createWireValidator();
 
@@ -246,5 +364,27 @@ describe("wire validator (ajv on the hot path) against the zod contract", () => 
         return true;
       },
     );
+  });
+  it("accepts a batch with every optional group filled in, like zod", () => {
+    assert.equal(agentBatchSchema.safeParse(RICH).success, true);
+    assert.equal(fast(RICH), true);
+  });
+
+  it("decides as zod does on every path of that batch set to each edge value of the contract", () => {
+    const disagreements: string[] = [];
+    let cases = 0;
+    for (const path of allPaths(RICH).filter((p) => p.length > 0)) {
+      for (const value of edgeValues(getAt(RICH, path))) {
+        const body = setAt(clone(RICH), path, value);
+        cases++;
+        const zodOk = agentBatchSchema.safeParse(body).success;
+        if (fast(body) !== zodOk)
+          disagreements.push(
+            `${path.join(".")}=${JSON.stringify(value)?.slice(0, 60)}: zod ${zodOk ? "accepts" : "refuses"}`,
+          );
+      }
+    }
+    assert.deepEqual(disagreements.slice(0, 10), []);
+    assert.ok(cases > 10_000, `only ${cases} cases`);
   });
 });
