@@ -8,3 +8,4 @@ export * from "./page-incidents.js";
 export * from "./subscribers.js";
 export * from "./producer-uptime-days.js";
 export * from "./validator-uptime-days.js";
+export * from "./consensus-uptime-days.js";

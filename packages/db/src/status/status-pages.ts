@@ -11,20 +11,24 @@ export interface StatusPageFields {
   theme: string;
 }
 
+const COMPONENT_NODE = {
+  select: {
+    id: true,
+    name: true,
+    organizationId: true,
+    createdAt: true,
+    network: { select: { slug: true, name: true } },
+  },
+} satisfies Prisma.NodeDefaultArgs;
+
 const PAGE_TREE = {
   groups: { orderBy: [{ position: "asc" }, { name: "asc" }] },
   components: {
     orderBy: [{ position: "asc" }, { displayName: "asc" }],
     include: {
-      node: {
-        select: {
-          id: true,
-          name: true,
-          organizationId: true,
-          createdAt: true,
-          network: { select: { slug: true, name: true } },
-        },
-      },
+      node: COMPONENT_NODE,
+      /** Kind consensus_client: the node the consensus client runs beside (its readings are the node's). */
+      beaconNode: COMPONENT_NODE,
       endpoint: {
         select: {
           id: true,
@@ -246,7 +250,7 @@ export interface NewStatusComponent {
   position: number;
 }
 
-/** The caller has checked the ref is allowed (own node or producer, or a directory endpoint). */
+/** The caller has checked the ref is allowed (own node, own node's consensus client, own producer, or a directory endpoint). */
 export async function insertStatusComponent(
   prisma: PrismaClient,
   input: NewStatusComponent,
@@ -264,6 +268,7 @@ export async function insertStatusComponent(
       nodeId: input.kind === "node" ? input.refId : null,
       endpointId: input.kind === "endpoint" ? input.refId : null,
       producerId: input.kind === "producer" ? input.refId : null,
+      beaconNodeId: input.kind === "consensus_client" ? input.refId : null,
       displayName: input.displayName,
       description: input.description,
       position: input.position,

@@ -25,6 +25,9 @@ export const UptimeDayQuery = z.object({
 });
 export type UptimeDayQuery = z.infer<typeof UptimeDayQuery>;
 
+/** The kind of thing a cached day is about: status_component_kind (a node and its consensus client share an id). */
+export type UptimeKind = "node" | "endpoint" | "producer" | "consensus_client";
+
 export interface UptimeDayRow {
   refId: string;
   /** UTC midnight of the day. */
@@ -110,15 +113,18 @@ const CachedRow = z
     degradedMinutes: r.degraded_minutes,
   }));
 
-/** Cached days of these refs in [from, to). */
-export async function readCachedUptimeDays(sql: SqlClient, params: UptimeDayQuery): Promise<UptimeDayRow[]> {
+/** Cached days of these refs in [from, to), of one kind when given (else of any kind). */
+export async function readCachedUptimeDays(
+  sql: SqlClient,
+  params: UptimeDayQuery & { kind?: UptimeKind },
+): Promise<UptimeDayRow[]> {
   const p = UptimeDayQuery.parse(params);
   if (p.refIds.length === 0) return [];
   const { rows } = await sql.query(
     `SELECT ref_id::text AS ref_id, (day::timestamp AT TIME ZONE 'UTC') AS day, measured_minutes, up_minutes, degraded_minutes
      FROM status_uptime_days WHERE ref_id = ANY($1::uuid[]) AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date
-       AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date`,
-    [p.refIds, p.from, p.to],
+       AND day < ($3::timestamptz AT TIME ZONE 'UTC')::date AND ($4::text IS NULL OR kind::text = $4)`,
+    [p.refIds, p.from, p.to, params.kind ?? null],
   );
   return rows.map((r) => CachedRow.parse(r));
 }
@@ -126,7 +132,7 @@ export async function readCachedUptimeDays(sql: SqlClient, params: UptimeDayQuer
 /** Upsert finished days into the cache (one statement). */
 export async function writeCachedUptimeDays(
   sql: SqlClient,
-  kind: "node" | "endpoint" | "producer",
+  kind: UptimeKind,
   days: readonly UptimeDayRow[],
 ): Promise<void> {
   if (days.length === 0) return;
@@ -134,7 +140,7 @@ export async function writeCachedUptimeDays(
     `INSERT INTO status_uptime_days (kind, ref_id, day, measured_minutes, up_minutes, degraded_minutes, computed_at)
      SELECT $1::status_component_kind, u.ref_id, (u.day AT TIME ZONE 'UTC')::date, u.measured, u.up, u.degraded, now()
      FROM unnest($2::uuid[], $3::timestamptz[], $4::int[], $5::int[], $6::int[]) AS u(ref_id, day, measured, up, degraded)
-     ON CONFLICT (ref_id, day) DO UPDATE SET measured_minutes = EXCLUDED.measured_minutes,
+     ON CONFLICT (ref_id, day, kind) DO UPDATE SET measured_minutes = EXCLUDED.measured_minutes,
        up_minutes = EXCLUDED.up_minutes, degraded_minutes = EXCLUDED.degraded_minutes, computed_at = now()`,
     [
       kind,

@@ -1,10 +1,11 @@
 import { z } from "zod";
 import { OrgShard, orgShardCondition, orgShardParams } from "../sharding/org-shards.js";
 import type { SqlClient } from "../sql-client.js";
+import type { UptimeKind } from "./uptime-days.js";
 import { dbDate, dbNumber } from "../timeseries/row-values.js";
 
 /**
- * The nodes, endpoints and producers listed on published (public) status pages whose status_uptime_days
+ * The nodes, endpoints, producers and consensus clients (by node) listed on published (public) status pages whose status_uptime_days
  * cache lacks a finished day of the window: what the worker's uptime refresh fills ahead of
  * visitors. A ref's days start at its creation (UTC day), as on the public page.
  */
@@ -21,7 +22,7 @@ export const StaleUptimeRefQuery = z.object({
 export type StaleUptimeRefQuery = z.infer<typeof StaleUptimeRefQuery>;
 
 export interface UptimeRefRow {
-  kind: "node" | "endpoint" | "producer";
+  kind: UptimeKind;
   refId: string;
   /** Node/endpoint creation (the first day it gets a bar). */
   createdAt: Date;
@@ -39,15 +40,18 @@ export interface StaleUptimeRefs {
 const LISTED_REFS_CTE = `
 WITH listed AS (
   SELECT DISTINCT c.kind::text AS kind,
-         CASE c.kind::text WHEN 'node' THEN c.node_id WHEN 'endpoint' THEN c.endpoint_id ELSE c.producer_id END AS ref_id,
-         CASE c.kind::text WHEN 'node' THEN n.created_at WHEN 'endpoint' THEN e.created_at ELSE pr.created_at END AS created_at
+         CASE c.kind::text WHEN 'node' THEN c.node_id WHEN 'endpoint' THEN c.endpoint_id
+           WHEN 'consensus_client' THEN c.beacon_node_id ELSE c.producer_id END AS ref_id,
+         CASE c.kind::text WHEN 'node' THEN n.created_at WHEN 'endpoint' THEN e.created_at
+           WHEN 'consensus_client' THEN bn.created_at ELSE pr.created_at END AS created_at
   FROM status_components c
   JOIN status_pages p ON p.id = c.page_id AND p.is_public
   LEFT JOIN nodes n ON c.kind = 'node' AND n.id = c.node_id
   LEFT JOIN public_endpoints e ON c.kind = 'endpoint' AND e.id = c.endpoint_id
   LEFT JOIN producers pr ON c.kind::text = 'producer' AND pr.id = c.producer_id
+  LEFT JOIN nodes bn ON c.kind::text = 'consensus_client' AND bn.id = c.beacon_node_id
   WHERE ((c.kind = 'node' AND n.id IS NOT NULL) OR (c.kind = 'endpoint' AND e.id IS NOT NULL)
-         OR (c.kind::text = 'producer' AND pr.id IS NOT NULL))
+         OR (c.kind::text = 'producer' AND pr.id IS NOT NULL) OR (c.kind::text = 'consensus_client' AND bn.id IS NOT NULL))
     AND ${orgShardCondition("p.organization_id", "$4", "$5")}
 ), stale AS (
   SELECT l.kind, l.ref_id, l.created_at
@@ -57,12 +61,16 @@ WITH listed AS (
            ($2::timestamptz AT TIME ZONE 'UTC')::date AS today
   ) w
   WHERE (SELECT count(*) FROM status_uptime_days u
-         WHERE u.ref_id = l.ref_id AND u.day >= w.first_day AND u.day < w.today) < (w.today - w.first_day)
+         WHERE u.ref_id = l.ref_id AND u.kind::text = l.kind AND u.day >= w.first_day AND u.day < w.today) < (w.today - w.first_day)
 )`;
 
 const Counts = z.object({ listed: dbNumber, stale: dbNumber });
 const Row = z
-  .object({ kind: z.enum(["node", "endpoint", "producer"]), ref_id: z.string(), created_at: dbDate })
+  .object({
+    kind: z.enum(["node", "endpoint", "producer", "consensus_client"]),
+    ref_id: z.string(),
+    created_at: dbDate,
+  })
   .transform((r) => ({ kind: r.kind, refId: r.ref_id, createdAt: r.created_at }));
 
 /** Refs of public pages with a finished day of [from, today) missing from the cache (see file comment). */

@@ -1,4 +1,5 @@
 import {
+  queryConsensusUptimeDays,
   queryEndpointUptimeDays,
   queryNodeUptimeDays,
   queryProducerUptimeDays,
@@ -7,16 +8,22 @@ import {
   writeCachedUptimeDays,
   type SqlClient,
   type UptimeDayRow,
+  type UptimeKind,
 } from "@rpcpulse/db";
 import { FRESH_READING_MS } from "../alerting/measure-producers.js";
 import { LOW_POINTS_SHARE, MIN_ERA_PROGRESS } from "../producers/manage-validators.js";
+import { CONSENSUS_DEGRADED_SLOTS, CONSENSUS_MAJOR_SLOTS } from "./consensus-components.js";
 
 export const UPTIME_DAYS = 90;
 const DAY_MS = 86_400_000;
 const ROLLUP_SLACK_MS = 5 * 60_000;
 
+/** A consensus client's reading stands for at most this long (agents read it every ~10 s). */
+const CONSENSUS_GAP_SECONDS = 60;
+
 export interface UptimeRef {
-  kind: "node" | "endpoint" | "producer";
+  /** consensus_client: refId is the node the consensus client runs beside. */
+  kind: UptimeKind;
   refId: string;
   /** Node/endpoint creation: days before it have no bar. */
   createdAt: Date;
@@ -35,9 +42,16 @@ export function utcDay(at: Date): Date {
   return new Date(Math.floor(at.getTime() / DAY_MS) * DAY_MS);
 }
 
-function key(refId: string, day: Date): string {
-  return `${refId}|${day.getTime()}`;
+/** The key of a ref in getComponentUptime's answer: a node and its consensus client share an id. */
+export function uptimeKey(ref: { kind: UptimeKind; refId: string }): string {
+  return `${ref.kind}:${ref.refId}`;
 }
+
+function key(ref: { kind: UptimeKind; refId: string }, day: Date): string {
+  return `${uptimeKey(ref)}|${day.getTime()}`;
+}
+
+const KINDS: readonly UptimeKind[] = ["node", "endpoint", "producer", "consensus_client"];
 
 /** Minutes of [day, day+1d) that fall inside [start, end). */
 function overlapMinutes(day: Date, start: Date, end: Date): number {
@@ -46,13 +60,20 @@ function overlapMinutes(day: Date, start: Date, end: Date): number {
   return Math.max(0, Math.floor((to - from) / 60_000));
 }
 
-async function computeDays(sql: SqlClient, refs: readonly UptimeRef[], from: Date, to: Date): Promise<UptimeDayRow[]> {
-  const nodes = refs.filter((r) => r.kind === "node").map((r) => r.refId);
-  const endpoints = refs.filter((r) => r.kind === "endpoint").map((r) => r.refId);
-  const producers = refs.filter((r) => r.kind === "producer").map((r) => r.refId);
+/** Computed days of these refs in [from, to), by key(ref, day). */
+async function computeDays(
+  sql: SqlClient,
+  refs: readonly UptimeRef[],
+  from: Date,
+  to: Date,
+): Promise<Map<string, UptimeDayRow>> {
+  const ids = (kind: UptimeKind) => refs.filter((r) => r.kind === kind).map((r) => r.refId);
+  const nodes = ids("node");
+  const endpoints = ids("endpoint");
+  const producers = ids("producer");
   // A producer id is a witness (producer_samples) or a validator (validator_samples): each query
   // finds rows for its own kind only.
-  const [a, b, c, d] = await Promise.all([
+  const [a, b, c, d, e] = await Promise.all([
     queryNodeUptimeDays(sql, { refIds: nodes, from, to }),
     queryEndpointUptimeDays(sql, { refIds: endpoints, from, to }),
     queryProducerUptimeDays(sql, { refIds: producers, from, to }),
@@ -64,8 +85,24 @@ async function computeDays(sql: SqlClient, refs: readonly UptimeRef[], from: Dat
       minProgress: MIN_ERA_PROGRESS,
       gapSeconds: FRESH_READING_MS / 1_000,
     }),
+    queryConsensusUptimeDays(sql, {
+      refIds: ids("consensus_client"),
+      from,
+      to,
+      majorSlots: CONSENSUS_MAJOR_SLOTS,
+      degradedSlots: CONSENSUS_DEGRADED_SLOTS,
+      gapSeconds: CONSENSUS_GAP_SECONDS,
+    }),
   ]);
-  return [...a, ...b, ...c, ...d];
+  const out = new Map<string, UptimeDayRow>();
+  const tagged: [UptimeKind, UptimeDayRow[]][] = [
+    ["node", a],
+    ["endpoint", b],
+    ["producer", [...c, ...d]],
+    ["consensus_client", e],
+  ];
+  for (const [kind, rows] of tagged) for (const r of rows) out.set(key({ kind, refId: r.refId }, utcDay(r.day)), r);
+  return out;
 }
 
 /**
@@ -80,18 +117,23 @@ async function loadFinishedDays(
   first: Date,
   today: Date,
 ): Promise<{ rows: Map<string, UptimeDayRow>; written: number }> {
-  const ids = refs.map((r) => r.refId);
   const rows = new Map<string, UptimeDayRow>();
-  for (const r of await readCachedUptimeDays(sql, { refIds: ids, from: first, to: today })) {
-    rows.set(key(r.refId, utcDay(r.day)), r);
-  }
+  const cached = await Promise.all(
+    KINDS.map(async (kind) => {
+      const refIds = refs.filter((r) => r.kind === kind).map((r) => r.refId);
+      const found = refIds.length > 0 ? await readCachedUptimeDays(sql, { refIds, from: first, to: today, kind }) : [];
+      return { kind, found };
+    }),
+  );
+  for (const { kind, found } of cached)
+    for (const r of found) rows.set(key({ kind, refId: r.refId }, utcDay(r.day)), r);
   // Finished days missing from the cache (on or after the ref's creation day).
   const missing: UptimeRef[] = [];
   let missingFrom = today;
   for (const ref of refs) {
     const start = new Date(Math.max(first.getTime(), utcDay(ref.createdAt).getTime()));
     for (let d = start.getTime(); d < today.getTime(); d += DAY_MS) {
-      if (!rows.has(key(ref.refId, new Date(d)))) {
+      if (!rows.has(key(ref, new Date(d)))) {
         missing.push(ref);
         if (d < missingFrom.getTime()) missingFrom = new Date(d);
         break;
@@ -99,13 +141,12 @@ async function loadFinishedDays(
     }
   }
   if (missing.length === 0) return { rows, written: 0 };
-  const computed = new Map<string, UptimeDayRow>();
-  for (const r of await computeDays(sql, missing, missingFrom, today)) computed.set(key(r.refId, utcDay(r.day)), r);
-  const toWrite: Record<UptimeRef["kind"], UptimeDayRow[]> = { node: [], endpoint: [], producer: [] };
+  const computed = await computeDays(sql, missing, missingFrom, today);
+  const toWrite: Record<UptimeKind, UptimeDayRow[]> = { node: [], endpoint: [], producer: [], consensus_client: [] };
   for (const ref of missing) {
     const start = new Date(Math.max(missingFrom.getTime(), utcDay(ref.createdAt).getTime()));
     for (let d = start.getTime(); d < today.getTime(); d += DAY_MS) {
-      const k = key(ref.refId, new Date(d));
+      const k = key(ref, new Date(d));
       if (rows.has(k)) continue;
       const row = computed.get(k) ?? {
         refId: ref.refId,
@@ -118,10 +159,12 @@ async function loadFinishedDays(
       toWrite[ref.kind].push(row);
     }
   }
-  await writeCachedUptimeDays(sql, "node", toWrite.node);
-  await writeCachedUptimeDays(sql, "endpoint", toWrite.endpoint);
-  await writeCachedUptimeDays(sql, "producer", toWrite.producer);
-  return { rows, written: toWrite.node.length + toWrite.endpoint.length + toWrite.producer.length };
+  let written = 0;
+  for (const kind of KINDS) {
+    await writeCachedUptimeDays(sql, kind, toWrite[kind]);
+    written += toWrite[kind].length;
+  }
+  return { rows, written };
 }
 
 /** The first day (UTC midnight) of a `days`-day window ending today, and today. */
@@ -131,7 +174,7 @@ export function computeUptimeWindow(now: Date, days = UPTIME_DAYS): { first: Dat
 }
 
 function uniqueRefs(refs: readonly UptimeRef[]): UptimeRef[] {
-  return [...new Map(refs.map((r) => [r.refId, r])).values()];
+  return [...new Map(refs.map((r) => [uptimeKey(r), r])).values()];
 }
 
 /**
@@ -148,7 +191,7 @@ export async function fillMissingUptimeDays(
 }
 
 /**
- * Per-day uptime of each ref for the last UPTIME_DAYS UTC days (oldest first, today last). Finished
+ * Per-day uptime of each ref (by uptimeKey) for the last UPTIME_DAYS UTC days (oldest first, today last). Finished
  * days come from status_uptime_days (computed once from the 1-minute rollups, then cached; days
  * without data are cached as zero rows so they are not recomputed); today is computed live.
  */
@@ -160,9 +203,7 @@ export async function getComponentUptime(
   const { first, today } = computeUptimeWindow(input.now, days);
   const refs = uniqueRefs(input.refs);
   const { rows } = await loadFinishedDays(deps.sql, refs, first, today);
-  for (const r of await computeDays(deps.sql, refs, today, new Date(today.getTime() + DAY_MS))) {
-    rows.set(key(r.refId, today), r);
-  }
+  for (const [k, r] of await computeDays(deps.sql, refs, today, new Date(today.getTime() + DAY_MS))) rows.set(k, r);
 
   const out = new Map<string, DayUptime[]>();
   for (const ref of refs) {
@@ -170,14 +211,15 @@ export async function getComponentUptime(
     let reporting = false;
     for (let i = 0; i < days; i++) {
       const day = new Date(first.getTime() + i * DAY_MS);
-      const row = rows.get(key(ref.refId, day));
+      const row = rows.get(key(ref, day));
       const measured = row?.measuredMinutes ?? 0;
       if (measured > 0) reporting = true;
       if (ref.kind === "producer") {
         series.push(producerDay(day, row));
         continue;
       }
-      if (ref.kind === "endpoint") {
+      if (ref.kind === "endpoint" || ref.kind === "consensus_client") {
+        // Consensus clients count minutes read (consensus-uptime-days.ts): served = up, as an endpoint.
         series.push({
           day,
           uptime: measured > 0 ? (row?.upMinutes ?? 0) / measured : null,
@@ -200,7 +242,7 @@ export async function getComponentUptime(
         degradedShare: Math.min(1, (row?.degradedMinutes ?? 0) / expected),
       });
     }
-    out.set(ref.refId, series);
+    out.set(uptimeKey(ref), series);
   }
   return out;
 }

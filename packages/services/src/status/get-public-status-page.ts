@@ -25,7 +25,8 @@ import {
   type ComponentState,
   type DayLevel,
 } from "./component-state.js";
-import { getComponentUptime, summarizeUptime, utcDay, UPTIME_DAYS } from "./component-uptime.js";
+import { getComponentUptime, summarizeUptime, uptimeKey, utcDay, UPTIME_DAYS } from "./component-uptime.js";
+import { loadConsensusComponents, type PublicConsensusClient } from "./consensus-components.js";
 import { loadProducerComponents, type PublicProducer } from "./producer-components.js";
 import { markdownToText } from "./render-markdown.js";
 import { cachedSnapshot } from "./snapshot-cache.js";
@@ -48,7 +49,7 @@ export interface PublicComponent {
   id: string;
   name: string;
   description: string;
-  kind: "node" | "endpoint" | "producer";
+  kind: "node" | "endpoint" | "producer" | "consensus_client";
   network: string;
   state: ComponentState;
   uptime90: number | null;
@@ -63,6 +64,8 @@ export interface PublicComponent {
   finalityLag: (number | null)[];
   /** Producers (witnesses): producing or not, recent misses with their block numbers, key, feed. */
   producer: PublicProducer | null;
+  /** Consensus clients (beside an Ethereum node): client and version, head slot against the wall slot, flags. */
+  consensus?: PublicConsensusClient | null;
 }
 
 export interface PublicIncidentUpdate {
@@ -157,24 +160,45 @@ export async function buildPublicStatusPage(
   tree: StatusPageTree,
   now: Date,
 ): Promise<PublicStatusPage> {
-  const producerFacts = await loadProducerComponents(
-    deps.sql,
-    tree.components.flatMap((c) => (c.kind === "producer" && c.producerId ? [c.producerId] : [])),
-    now,
-  );
+  const [producerFacts, consensusFacts] = await Promise.all([
+    loadProducerComponents(
+      deps.sql,
+      tree.components.flatMap((c) => (c.kind === "producer" && c.producerId ? [c.producerId] : [])),
+      now,
+    ),
+    loadConsensusComponents(
+      deps.sql,
+      tree.components.flatMap((c) => (c.kind === "consensus_client" && c.beaconNode ? [c.beaconNode.id] : [])),
+      now,
+    ),
+  ]);
   const comps = tree.components.filter((c) =>
-    c.kind === "node" ? c.node : c.kind === "endpoint" ? c.endpoint : c.producerId && producerFacts.has(c.producerId),
+    c.kind === "node"
+      ? c.node
+      : c.kind === "endpoint"
+        ? c.endpoint
+        : c.kind === "consensus_client"
+          ? c.beaconNode
+          : c.producerId && producerFacts.has(c.producerId),
   );
   const nodeIds = comps.flatMap((c) => (c.kind === "node" && c.nodeId ? [c.nodeId] : []));
   const endpointIds = comps.flatMap((c) => (c.kind === "endpoint" && c.endpointId ? [c.endpointId] : []));
   const refOf = (c: (typeof comps)[number]) =>
-    (c.kind === "node" ? c.nodeId : c.kind === "endpoint" ? c.endpointId : c.producerId) as string;
+    (c.kind === "node"
+      ? c.nodeId
+      : c.kind === "endpoint"
+        ? c.endpointId
+        : c.kind === "consensus_client"
+          ? c.beaconNodeId
+          : c.producerId) as string;
   const createdOf = (c: (typeof comps)[number]): Date =>
     (c.kind === "node"
       ? c.node?.createdAt
       : c.kind === "endpoint"
         ? c.endpoint?.createdAt
-        : producerFacts.get(c.producerId ?? "")?.createdAt) ?? c.createdAt;
+        : c.kind === "consensus_client"
+          ? c.beaconNode?.createdAt
+          : producerFacts.get(c.producerId ?? "")?.createdAt) ?? c.createdAt;
   const hourTo = new Date(Math.floor(now.getTime() / HOUR_MS) * HOUR_MS + HOUR_MS);
   const hourFrom = new Date(hourTo.getTime() - 24 * HOUR_MS);
   const since = new Date(utcDay(now).getTime() - (UPTIME_DAYS - 1) * 86_400_000);
@@ -237,16 +261,22 @@ export async function buildPublicStatusPage(
   const components: PublicComponent[] = comps.map((c) => {
     const ref = refOf(c);
     const producer = c.kind === "producer" ? producerFacts.get(ref) : undefined;
+    const consensus = c.kind === "consensus_client" ? consensusFacts.get(ref) : undefined;
     let state: ComponentState =
       c.kind === "node"
         ? deriveNodeState(telemetryByNode.get(ref), now)
         : c.kind === "endpoint"
           ? deriveEndpointState(probesByEndpoint.get(ref) ?? [], now)
-          : (producer?.state ?? "unknown");
+          : ((producer ?? consensus)?.state ?? "unknown");
     if (inMaintenance.has(c.id)) state = "maintenance";
-    const series = uptime.get(ref) ?? [];
-    const points = new Map((hourlyByRef.get(ref) ?? []).map((h) => [h.bucket.getTime(), h]));
-    const network = c.kind === "node" ? c.node?.network.name : (c.endpoint?.network.name ?? producer?.network);
+    const series = uptime.get(uptimeKey({ kind: c.kind, refId: ref })) ?? [];
+    // Hourly series are a node's or an endpoint's (a consensus client's ref is its node's id: not its series).
+    const ownHourly = c.kind === "node" || c.kind === "endpoint" ? hourlyByRef.get(ref) : undefined;
+    const points = new Map((ownHourly ?? []).map((h) => [h.bucket.getTime(), h]));
+    const network =
+      c.kind === "node"
+        ? c.node?.network.name
+        : (c.endpoint?.network.name ?? c.beaconNode?.network.name ?? producer?.network);
     return {
       id: c.id,
       name: c.displayName,
@@ -276,6 +306,7 @@ export async function buildPublicStatusPage(
       finalityLagBlocks: c.kind === "node" ? (finalityNow.get(ref) ?? null) : null,
       finalityLag: hourValues(hours, c.kind === "node" ? finalityByNode.get(ref) : undefined),
       producer: producer?.producer ?? null,
+      consensus: consensus?.consensus ?? null,
     };
   });
 

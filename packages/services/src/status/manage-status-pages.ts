@@ -29,6 +29,7 @@ import { z } from "zod";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../context.js";
 import { requireUuid } from "./ids.js";
 import { parseFields } from "./parse-fields.js";
+import { findOrgConsensusNode, listConsensusCandidates } from "./consensus-components.js";
 import { invalidateStatusSnapshots } from "./snapshot-cache.js";
 
 /** Admin verbs for status pages: viewers read, admins and owners write. */
@@ -292,15 +293,20 @@ export async function removeStatusGroup(
 const emptyToNull = (v: unknown) => (v === "" || v === undefined ? null : v);
 
 export const ComponentInput = z.object({
-  /** "node:<uuid>", "endpoint:<uuid>" or "producer:<uuid>". */
-  ref: z.string().regex(/^(node|endpoint|producer):[0-9a-f-]{36}$/i, "Pick a node, an endpoint or a producer."),
+  /** "node:<uuid>", "endpoint:<uuid>", "producer:<uuid>" or "consensus_client:<node uuid>". */
+  ref: z
+    .string()
+    .regex(
+      /^(node|endpoint|producer|consensus_client):[0-9a-f-]{36}$/i,
+      "Pick a node, an endpoint, a producer or a consensus client.",
+    ),
   displayName: z.string().trim().max(120).default(""),
   description: z.string().trim().max(500).default(""),
   groupId: z.preprocess(emptyToNull, z.string().uuid().nullable()).default(null),
   position: z.coerce.number().int().min(0).max(10_000).default(0),
 });
 
-type ComponentKind = "node" | "endpoint" | "producer";
+type ComponentKind = "node" | "endpoint" | "producer" | "consensus_client";
 /** Producers are raw-SQL rows (no Prisma model): their look-ups need the pool. */
 type ComponentDeps = ServiceDeps & { sql?: SqlClient };
 
@@ -308,6 +314,7 @@ const NOT_FOUND_TEXT: Record<ComponentKind, string> = {
   node: "Node not found.",
   endpoint: "Endpoint not found.",
   producer: "Producer not found.",
+  consensus_client: "Node not found.",
 };
 
 /** A producer (witness or validator) the organization registered, named "<account> (<kind>)". */
@@ -318,8 +325,9 @@ async function findOrgProducerName(deps: ComponentDeps, organizationId: string, 
 }
 
 /**
- * List a node or a producer of the organization, or any listed public directory endpoint (community
- * pages). Another organization's node or producer is NOT_FOUND, like one that does not exist.
+ * List a node, a producer or an Ethereum node's consensus client of the organization, or any listed public
+ * directory endpoint (community pages). Another organization's node or producer is NOT_FOUND, like one
+ * that does not exist.
  */
 export async function addStatusComponent(
   deps: ComponentDeps,
@@ -335,7 +343,9 @@ export async function addStatusComponent(
       ? await findOrgNodeName(deps.prisma, { organizationId: ctx.organizationId, nodeId: refId })
       : kind === "endpoint"
         ? await findListableEndpoint(deps.prisma, refId)
-        : await findOrgProducerName(deps, ctx.organizationId, refId);
+        : kind === "consensus_client"
+          ? await findOrgConsensusNode(deps.prisma, { organizationId: ctx.organizationId, nodeId: refId })
+          : await findOrgProducerName(deps, ctx.organizationId, refId);
   if (!target) throw new AppError("NOT_FOUND", NOT_FOUND_TEXT[kind]);
   try {
     const created = await insertStatusComponent(deps.prisma, {
@@ -394,7 +404,7 @@ export async function removeStatusComponent(
   invalidateStatusSnapshots();
 }
 
-/** What the component picker offers: the organization's nodes and producers, the directory's endpoints. */
+/** What the component picker offers: the organization's nodes, consensus clients and producers, the directory's endpoints. */
 export async function listComponentCandidates(deps: ServiceDeps & { sql: SqlClient }, ctx: ServiceContext) {
   const [nodes, endpoints, producers] = await Promise.all([
     listOrganizationNodeRows(deps.prisma, ctx.organizationId),
@@ -402,6 +412,7 @@ export async function listComponentCandidates(deps: ServiceDeps & { sql: SqlClie
     listProducerStatuses(deps.sql, { organizationIds: [ctx.organizationId] }),
   ]);
   return {
+    consensusClients: await listConsensusCandidates(deps.sql, nodes),
     producers: producers.map((p) => ({
       ref: `producer:${p.id}`,
       label: `${p.account} · ${p.kind} (${findNetwork(p.network)?.name ?? p.network})`,

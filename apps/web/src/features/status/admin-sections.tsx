@@ -175,7 +175,14 @@ function MoveGroupForm(props: { ids: Ids; groupId: string; move: "up" | "down" }
 }
 
 /** One group of the component picker, without what the page already lists. */
-function CandidateGroup(props: { label: string; items: { ref: string; label: string }[]; listed: Set<string> }) {
+/** An optgroup of candidates; `optional` groups are left out when the organization has none. */
+function CandidateGroup(props: {
+  label: string;
+  items: { ref: string; label: string }[];
+  listed: Set<string>;
+  optional?: boolean;
+}) {
+  if (props.optional && props.items.length === 0) return null;
   return (
     <optgroup label={props.label}>
       {props.items
@@ -197,6 +204,7 @@ export function ComponentsSection(props: {
     nodes: { ref: string; label: string }[];
     endpoints: { ref: string; label: string }[];
     producers: { ref: string; label: string }[];
+    consensusClients: { ref: string; label: string }[];
   };
 }) {
   const { page } = props;
@@ -205,7 +213,9 @@ export function ComponentsSection(props: {
       ? `node:${c.nodeId}`
       : c.kind === "endpoint"
         ? `endpoint:${c.endpointId}`
-        : `producer:${c.producerId}`;
+        : c.kind === "consensus_client"
+          ? `consensus_client:${c.beaconNodeId}`
+          : `producer:${c.producerId}`;
   const listed = new Set(page.components.map(refOf));
   const producerLabels = new Map(props.candidates.producers.map((p) => [p.ref, p.label]));
   return (
@@ -220,9 +230,11 @@ export function ComponentsSection(props: {
                 <span className="muted small">
                   {c.kind === "producer"
                     ? `producer ${producerLabels.get(refOf(c)) ?? ""}`
-                    : `${c.kind === "node" ? `node ${c.node?.name ?? ""}` : `endpoint ${c.endpoint?.name ?? ""}`} · ${
-                        c.node?.network.name ?? c.endpoint?.network.name ?? ""
-                      }`}
+                    : c.kind === "consensus_client"
+                      ? `consensus client beside ${c.beaconNode?.name ?? ""} · ${c.beaconNode?.network.name ?? ""}`
+                      : `${c.kind === "node" ? `node ${c.node?.name ?? ""}` : `endpoint ${c.endpoint?.name ?? ""}`} · ${
+                          c.node?.network.name ?? c.endpoint?.network.name ?? ""
+                        }`}
                 </span>
               </span>
             </div>
@@ -282,19 +294,24 @@ export function ComponentsSection(props: {
           testId="add-component"
         >
           <div className="field">
-            <label htmlFor="f-ref">Node or endpoint (or producer)</label>
+            <label htmlFor="f-ref">Node or endpoint (or producer, consensus client)</label>
             <select id="f-ref" name="ref" required defaultValue="">
               <option value="" disabled>
                 Choose…
               </option>
               <CandidateGroup label="Your nodes" items={props.candidates.nodes} listed={listed} />
-              {props.candidates.producers.length > 0 ? (
-                <CandidateGroup
-                  label="Your producers (witnesses, validators)"
-                  items={props.candidates.producers}
-                  listed={listed}
-                />
-              ) : null}
+              <CandidateGroup
+                label="Your consensus clients (beside Ethereum nodes)"
+                items={props.candidates.consensusClients}
+                listed={listed}
+                optional
+              />
+              <CandidateGroup
+                label="Your producers (witnesses, validators)"
+                items={props.candidates.producers}
+                listed={listed}
+                optional
+              />
               <CandidateGroup label="Public directory endpoints" items={props.candidates.endpoints} listed={listed} />
             </select>
           </div>

@@ -136,6 +136,24 @@ export function renderSummary(snapshot: PublicStatusPage, pageUrl: string): Reco
       status: c.state,
       uptime90d: c.uptime90,
       ...(c.kind === "node" ? { finalityLagBlocks: c.finalityLagBlocks } : {}),
+      ...(c.kind === "consensus_client"
+        ? {
+            consensusClient: c.consensus
+              ? {
+                  client: c.consensus.client,
+                  version: c.consensus.version,
+                  apiOk: c.consensus.apiOk,
+                  headSlot: c.consensus.headSlot,
+                  wallSlot: c.consensus.wallSlot,
+                  slotsBehind: c.consensus.slotsBehind,
+                  syncing: c.consensus.syncing,
+                  optimistic: c.consensus.optimistic,
+                  elOffline: c.consensus.elOffline,
+                  readAt: c.consensus.readAt.toISOString(),
+                }
+              : null,
+          }
+        : {}),
       ...(c.producer
         ? {
             producer: {

@@ -4,6 +4,7 @@ import { formatUptime, OVERALL_TEXT, stateLabel } from "./format.js";
 import { IncidentList, MaintenanceList } from "./incident-list.js";
 import { SUBSCRIPTION_NOTICE, subscriptionNoticeKey } from "./subscription-notice.js";
 import { indexDayIncidents, Sparkline, UptimeBars } from "./uptime-bars.js";
+import { ConsensusFacts } from "./consensus-status.js";
 import { ProducerFacts } from "./producer-status.js";
 import { UptimeTooltip } from "./uptime-tooltip.js";
 import { LocalTime } from "../../components/display-prefs.js";
@@ -91,7 +92,7 @@ export function PublicStatusView(props: {
                       </span>
                     ) : null}
                   </span>
-                  {c.kind === "producer" ? null : (
+                  {c.kind === "producer" || c.kind === "consensus_client" ? null : (
                     <Sparkline
                       values={c.kind === "node" ? c.lagBlocks : c.responseMs}
                       label={c.kind === "node" ? `${c.name} lag (blocks)` : `${c.name} response time`}
@@ -102,6 +103,7 @@ export function PublicStatusView(props: {
                 </div>
                 {c.description ? <p className="small muted">{c.description}</p> : null}
                 {c.producer ? <ProducerFacts producer={c.producer} /> : null}
+                {c.kind === "consensus_client" ? <ConsensusFacts consensus={c.consensus ?? null} /> : null}
                 <UptimeBars component={c} incidentIndex={dayIncidents.index} />
                 <div className="sp-bars-legend small muted">
                   <span>90 days ago</span>

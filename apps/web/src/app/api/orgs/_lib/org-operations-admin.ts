@@ -37,13 +37,17 @@ export const ORG_ADMIN_OPERATIONS: Operation[] = [
     method: "post",
     path: `${P}/{pageId}/components`,
     id: "addStatusComponent",
-    summary: "Add a node or endpoint",
+    summary: "Add a node, endpoint, producer or consensus client",
     access: "write",
     body: {
       type: "object",
       required: ["ref"],
       properties: {
-        ref: { type: "string", description: "node:<id>, endpoint:<id> or producer:<id>" },
+        ref: {
+          type: "string",
+          description:
+            "node:<id>, endpoint:<id>, producer:<id> or consensus_client:<node id> (the consensus client beside an Ethereum node of the organization)",
+        },
         displayName: { type: "string" },
         groupId: { type: "string" },
         position: { type: "integer" },

@@ -48,7 +48,9 @@ export default async function StatusPageAdmin({ params }: { params: Promise<{ sl
     listIncidents(deps, ctx),
     listMaintenance(deps, ctx, { pageId }),
     listSubscribers(deps, ctx, { pageId }),
-    canEdit ? listComponentCandidates(deps, ctx) : Promise.resolve({ nodes: [], endpoints: [], producers: [] }),
+    canEdit
+      ? listComponentCandidates(deps, ctx)
+      : Promise.resolve({ nodes: [], endpoints: [], producers: [], consensusClients: [] }),
   ]);
   const own = new Set(page.components.map((c) => c.id));
   const pageIncidents = incidents.filter(

@@ -5,7 +5,7 @@ import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../..
 
 export const dynamic = "force-dynamic";
 
-/** POST /api/orgs/:orgId/status-pages/:pageId/components {ref:"node:<id>"|"endpoint:<id>"|"producer:<id>",displayName?,groupId?,position?} (admin). */
+/** POST /api/orgs/:orgId/status-pages/:pageId/components {ref:"node:<id>"|"endpoint:<id>"|"producer:<id>"|"consensus_client:<nodeId>",displayName?,groupId?,position?} (admin). */
 export const POST = withRoute<{ orgId: string; pageId: string }>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
   const fields = await readJsonBody(request, z.record(z.string(), z.unknown()));
