@@ -36,19 +36,177 @@ export type ReportedSettings = Partial<NonNullable<AgentSample["settings"]>> & {
   };
 };
 
-function settingsOf(s: AgentSample): ReportedSettings | null {
-  const out: ReportedSettings = {};
-  if (s.settings) {
-    const shm = s.disks.find((d) => d.path === SHM);
-    Object.assign(out, s.settings, {
-      listeningPorts: s.tcp?.listeningPorts ?? null,
-      shmTotalBytes: shm?.totalBytes ?? null,
-    });
+const SHM = "/dev/shm";
+const round = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v));
+const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);
+const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
+
+type Disk = AgentSample["disks"][number];
+
+function emptyColumns(): NormalisedSampleColumns {
+  return {
+    time: [],
+    headTime: [],
+    headBlock: [],
+    finalizedBlock: [],
+    headAgeMs: [],
+    memAvailable: [],
+    memTotal: [],
+    shmem: [],
+    swapUsed: [],
+    diskFree: [],
+    diskTotal: [],
+    shmFree: [],
+    fdLimit: [],
+    tcpEstablished: [],
+    tcpSynRecv: [],
+    tcpFinWait1: [],
+    tcpFinWait2: [],
+    tcpTimeWait: [],
+    tcpCloseWait: [],
+    tcpLastAck: [],
+    tcpClosing: [],
+    tcpListen: [],
+    timeWaitIn: [],
+    timeWaitOut: [],
+    sockInuse: [],
+    sockOrphan: [],
+    sockTw: [],
+    sockAlloc: [],
+    sockMem: [],
+    listenOverflows: [],
+    listenDrops: [],
+    twOverflows: [],
+    distinctRemoteIps: [],
+    conntrackCount: [],
+    conntrackMax: [],
+    openFds: [],
+    ephemeralInUse: [],
+    ephemeralRange: [],
+    connectMs: [],
+    ttfbMs: [],
+    totalMs: [],
+    cpuPct: [],
+    load1: [],
+    peers: [],
+    syncing: [],
+  };
+}
+
+/** One sample's metrics appended to the columns (one entry per column). */
+function pushMetrics(c: NormalisedSampleColumns, s: AgentSample, data: Disk | undefined, shm: Disk | undefined): void {
+  const tcp = s.tcp;
+  const st = tcp?.states;
+  const chain = s.chain;
+  const host = s.host;
+  const sockstat = s.sockstat;
+  const netstat = s.netstat;
+  const proc = s.fds?.process ?? null;
+  const latency = chain?.latency;
+  c.headTime.push(time(chain?.headTime));
+  c.headBlock.push(orNull(chain?.headBlock));
+  c.finalizedBlock.push(orNull(chain?.finalizedBlock));
+  c.headAgeMs.push(round(chain?.headAgeMs));
+  c.memAvailable.push(orNull(host?.memAvailableBytes));
+  c.memTotal.push(orNull(host?.memTotalBytes));
+  c.shmem.push(orNull(host?.shmemBytes));
+  c.swapUsed.push(orNull(host?.swapUsedBytes));
+  c.diskFree.push(data ? (data.availableBytes ?? data.freeBytes) : null);
+  c.diskTotal.push(data ? data.totalBytes : null);
+  c.shmFree.push(shm ? (shm.availableBytes ?? shm.freeBytes) : null);
+  c.fdLimit.push(proc ? proc.softLimit : orNull(s.fds?.systemMax));
+  c.tcpEstablished.push(orNull(st?.established));
+  c.tcpSynRecv.push(orNull(st?.synRecv));
+  c.tcpFinWait1.push(orNull(st?.finWait1));
+  c.tcpFinWait2.push(orNull(st?.finWait2));
+  c.tcpTimeWait.push(orNull(st?.timeWait));
+  c.tcpCloseWait.push(orNull(st?.closeWait));
+  c.tcpLastAck.push(orNull(st?.lastAck));
+  c.tcpClosing.push(orNull(st?.closing));
+  c.tcpListen.push(orNull(st?.listen));
+  c.timeWaitIn.push(orNull(tcp?.timeWaitInbound));
+  c.timeWaitOut.push(orNull(tcp?.timeWaitOutbound));
+  c.sockInuse.push(orNull(sockstat?.tcpInuse));
+  c.sockOrphan.push(orNull(sockstat?.tcpOrphan));
+  c.sockTw.push(orNull(sockstat?.tcpTw));
+  c.sockAlloc.push(orNull(sockstat?.tcpAlloc));
+  c.sockMem.push(orNull(sockstat?.tcpMemPages));
+  c.listenOverflows.push(orNull(netstat?.listenOverflows.delta));
+  c.listenDrops.push(orNull(netstat?.listenDrops.delta));
+  c.twOverflows.push(orNull(netstat?.tcpTimeWaitOverflow.delta));
+  c.distinctRemoteIps.push(orNull(s.remoteIps?.distinctIps));
+  c.conntrackCount.push(orNull(s.conntrack?.count));
+  c.conntrackMax.push(orNull(s.conntrack?.max));
+  c.openFds.push(proc ? proc.openFds : orNull(s.fds?.systemAllocated));
+  c.ephemeralInUse.push(orNull(s.outbound?.totalSockets));
+  c.ephemeralRange.push(orNull(s.outbound?.portRange?.size ?? s.settings?.ipLocalPortRange?.size));
+  c.connectMs.push(orNull(latency?.connectMs));
+  c.ttfbMs.push(orNull(latency?.firstByteMs));
+  c.totalMs.push(orNull(latency?.totalMs));
+  c.cpuPct.push(orNull(host?.cpuPct));
+  c.load1.push(orNull(host?.load1));
+  c.peers.push(orNull(chain?.peers));
+  c.syncing.push(orNull(chain?.syncing));
+}
+
+/**
+ * One pass over the samples: the columns, the remote-IP rows, and what later samples override
+ * (client version, settings; the outbound list of the newest sample that has one is built once).
+ */
+export function normaliseAgentBatch(batch: AgentBatch): NormalisedBatch {
+  const columns = emptyColumns();
+  const remoteIps: IngestRemoteIpColumns & { sample: number[]; ip: string[]; conns: number[] } = {
+    sample: [],
+    ip: [],
+    conns: [],
+  };
+  let clientVersion: string | null = null;
+  let settings: ReportedSettings | null = null;
+  let outboundOf: AgentSample | null = null;
+  const beacon: BeaconSampleRow[] = [];
+  const samples = batch.samples;
+  for (let index = 0; index < samples.length; index++) {
+    const sample = samples[index] as AgentSample;
+    let data: Disk | undefined;
+    let shm: Disk | undefined;
+    for (const d of sample.disks) {
+      if (d.path === SHM) shm ??= d;
+      else if (d.totalBytes !== null) data ??= d;
+    }
+    columns.time.push(Date.parse(sample.collectedAt));
+    pushMetrics(columns, sample, data, shm);
+    const top = sample.remoteIps?.top;
+    if (top) {
+      for (const peer of top) {
+        remoteIps.sample.push(index);
+        remoteIps.ip.push(peer.ip);
+        remoteIps.conns.push(peer.connections);
+      }
+    }
+    clientVersion = sample.chain?.clientVersion ?? clientVersion;
+    // Later samples override earlier ones key by key (a key only an earlier sample sent stays).
+    if (sample.settings) {
+      settings ??= {};
+      Object.assign(settings, sample.settings, {
+        listeningPorts: sample.tcp?.listeningPorts ?? null,
+        shmTotalBytes: shm?.totalBytes ?? null,
+      });
+    }
+    if (sample.outbound) {
+      settings ??= {};
+      // Keeps its place among the keys; the value is filled in once, from the newest such sample.
+      settings.outbound = undefined;
+      outboundOf = sample;
+    }
+    if (sample.beacon) {
+      const row = beaconRowOf(sample);
+      if (row) beacon.push(row);
+    }
   }
-  if (s.outbound) {
-    out.outbound = {
-      time: Date.parse(s.collectedAt),
-      top: s.outbound.top.map(({ ip, port, sockets, established, timeWait }) => ({
+  if (settings && outboundOf?.outbound) {
+    settings.outbound = {
+      time: Date.parse(outboundOf.collectedAt),
+      top: outboundOf.outbound.top.map(({ ip, port, sockets, established, timeWait }) => ({
         ip,
         port,
         sockets,
@@ -57,119 +215,8 @@ function settingsOf(s: AgentSample): ReportedSettings | null {
       })),
     };
   }
-  return Object.keys(out).length > 0 ? out : null;
-}
-
-const SHM = "/dev/shm";
-const round = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v));
-const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);
-const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
-
-function metricsOf(s: AgentSample): { [F in IngestMetricField]: F extends "syncing" ? boolean | null : number | null } {
-  const tcp = s.tcp;
-  const st = tcp?.states;
-  const chain = s.chain;
-  const host = s.host;
-  const data = s.disks.find((d) => d.path !== SHM && d.totalBytes !== null);
-  const shm = s.disks.find((d) => d.path === SHM);
-  const proc = s.fds?.process ?? null;
   return {
-    headTime: time(chain?.headTime),
-    headBlock: orNull(chain?.headBlock),
-    finalizedBlock: orNull(chain?.finalizedBlock),
-    headAgeMs: round(chain?.headAgeMs),
-    memAvailable: orNull(host?.memAvailableBytes),
-    memTotal: orNull(host?.memTotalBytes),
-    shmem: orNull(host?.shmemBytes),
-    swapUsed: orNull(host?.swapUsedBytes),
-    diskFree: data ? (data.availableBytes ?? data.freeBytes) : null,
-    diskTotal: data ? data.totalBytes : null,
-    shmFree: shm ? (shm.availableBytes ?? shm.freeBytes) : null,
-    fdLimit: proc ? proc.softLimit : orNull(s.fds?.systemMax),
-    tcpEstablished: orNull(st?.established),
-    tcpSynRecv: orNull(st?.synRecv),
-    tcpFinWait1: orNull(st?.finWait1),
-    tcpFinWait2: orNull(st?.finWait2),
-    tcpTimeWait: orNull(st?.timeWait),
-    tcpCloseWait: orNull(st?.closeWait),
-    tcpLastAck: orNull(st?.lastAck),
-    tcpClosing: orNull(st?.closing),
-    tcpListen: orNull(st?.listen),
-    timeWaitIn: orNull(tcp?.timeWaitInbound),
-    timeWaitOut: orNull(tcp?.timeWaitOutbound),
-    sockInuse: orNull(s.sockstat?.tcpInuse),
-    sockOrphan: orNull(s.sockstat?.tcpOrphan),
-    sockTw: orNull(s.sockstat?.tcpTw),
-    sockAlloc: orNull(s.sockstat?.tcpAlloc),
-    sockMem: orNull(s.sockstat?.tcpMemPages),
-    listenOverflows: orNull(s.netstat?.listenOverflows.delta),
-    listenDrops: orNull(s.netstat?.listenDrops.delta),
-    twOverflows: orNull(s.netstat?.tcpTimeWaitOverflow.delta),
-    distinctRemoteIps: orNull(s.remoteIps?.distinctIps),
-    conntrackCount: orNull(s.conntrack?.count),
-    conntrackMax: orNull(s.conntrack?.max),
-    openFds: proc ? proc.openFds : orNull(s.fds?.systemAllocated),
-    ephemeralInUse: orNull(s.outbound?.totalSockets),
-    ephemeralRange: orNull(s.outbound?.portRange?.size ?? s.settings?.ipLocalPortRange?.size),
-    connectMs: orNull(chain?.latency?.connectMs),
-    ttfbMs: orNull(chain?.latency?.firstByteMs),
-    totalMs: orNull(chain?.latency?.totalMs),
-    cpuPct: orNull(host?.cpuPct),
-    load1: orNull(host?.load1),
-    peers: orNull(chain?.peers),
-    syncing: orNull(chain?.syncing),
-  };
-}
-
-const FIELDS = Object.keys(metricsOf(emptySample())) as IngestMetricField[];
-
-function emptySample(): AgentSample {
-  return {
-    collectedAt: new Date(0).toISOString(),
-    tcp: null,
-    sockstat: null,
-    netstat: null,
-    conntrack: null,
-    fds: null,
-    host: null,
-    disks: [],
-    settings: null,
-    chain: null,
-    remoteIps: null,
-    outbound: null,
-    self: null,
-    errors: [],
-  };
-}
-
-export function normaliseAgentBatch(batch: AgentBatch): NormalisedBatch {
-  const columns: Record<string, unknown[]> = { time: [] };
-  for (const field of FIELDS) columns[field] = [];
-  const remoteIps: IngestRemoteIpColumns & { sample: number[]; ip: string[]; conns: number[] } = {
-    sample: [],
-    ip: [],
-    conns: [],
-  };
-  let clientVersion: string | null = null;
-  let settings: ReportedSettings | null = null;
-  const beacon: BeaconSampleRow[] = [];
-  batch.samples.forEach((sample, index) => {
-    columns.time!.push(Date.parse(sample.collectedAt));
-    const metrics = metricsOf(sample) as Record<string, unknown>;
-    for (const field of FIELDS) columns[field]!.push(metrics[field]);
-    for (const peer of sample.remoteIps?.top ?? []) {
-      remoteIps.sample.push(index);
-      remoteIps.ip.push(peer.ip);
-      remoteIps.conns.push(peer.connections);
-    }
-    clientVersion = sample.chain?.clientVersion ?? clientVersion;
-    const reported = settingsOf(sample);
-    if (reported) settings = { ...settings, ...reported };
-    const row = beaconRowOf(sample);
-    if (row) beacon.push(row);
-  });
-  return {
-    samples: columns as NormalisedSampleColumns,
+    samples: columns,
     remoteIps,
     clientVersion,
     settings,
