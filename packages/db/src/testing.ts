@@ -45,26 +45,18 @@ const templates = new Map<string, Promise<string>>();
 export async function createTestDatabase(options: CreateTestDatabaseOptions = {}): Promise<TestDatabase> {
   const serverUrl = options.serverUrl ?? DEFAULT_TEST_SERVER_URL;
   const { withDatabase } = parseDatabaseUrl(serverUrl);
-  let template = templates.get(serverUrl);
-  if (!template) {
-    template = prepareTemplate(serverUrl);
-    templates.set(serverUrl, template);
-    template.catch(() => templates.delete(serverUrl));
-  }
-  const templateName = await template;
   const name = `rpcpulse_t_${randomBytes(6).toString("hex")}`;
-  await withAdmin(serverUrl, async (admin) => {
-    for (let attempt = 0; ; attempt++) {
-      try {
-        await admin.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(templateName)}`);
-        return;
-      } catch (error) {
-        // 55006: the template is briefly in use (another clone or its own migration closing).
-        if ((error as { code?: string }).code !== "55006" || attempt >= 20) throw error;
-        await new Promise((r) => setTimeout(r, 100 + attempt * 50));
-      }
+  for (let round = 0; ; round++) {
+    const templateName = await templateFor(serverUrl);
+    try {
+      await cloneTemplate(serverUrl, templateName, name);
+      break;
+    } catch (error) {
+      // 3D000: the template is gone (dropped by hand, or by another checkout's clean-up): build it again, once.
+      if ((error as { code?: string }).code !== "3D000" || round >= 1) throw error;
+      templates.delete(serverUrl);
     }
-  });
+  }
   const url = withDatabase(name);
   const pool = new pg.Pool({ connectionString: url, max: 5 });
   const prisma = createPrismaClient(url);
@@ -98,6 +90,34 @@ export async function createTestDatabase(options: CreateTestDatabaseOptions = {}
   };
 }
 
+function templateFor(serverUrl: string): Promise<string> {
+  let template = templates.get(serverUrl);
+  if (!template) {
+    template = prepareTemplate(serverUrl);
+    templates.set(serverUrl, template);
+    template.catch(() => templates.delete(serverUrl));
+  }
+  return template;
+}
+
+async function cloneTemplate(serverUrl: string, templateName: string, name: string): Promise<void> {
+  await withAdmin(serverUrl, async (admin) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        await admin.query(`CREATE DATABASE ${quoteIdent(name)} TEMPLATE ${quoteIdent(templateName)}`);
+        return;
+      } catch (error) {
+        // 55006: the template is briefly in use (another clone or its own migration closing).
+        if ((error as { code?: string }).code !== "55006" || attempt >= 20) throw error;
+        await new Promise((r) => setTimeout(r, 100 + attempt * 50));
+      }
+    }
+  });
+}
+
+/** Templates of other migration sets are dropped once they have not been built for this long. */
+const STALE_TEMPLATE_MS = 24 * 3_600_000;
+
 /** Name of a template database for the current migrations + catalogue; created once, reused. */
 async function prepareTemplate(serverUrl: string): Promise<string> {
   const hash = createHash("sha256");
@@ -110,13 +130,18 @@ async function prepareTemplate(serverUrl: string): Promise<string> {
     try {
       const { rows } = await admin.query("SELECT 1 FROM pg_database WHERE datname = $1", [name]);
       if (rows.length > 0) return;
-      // Leftovers of older migrations (or of a run that died half-way) are dropped.
-      const stale = await admin.query<{ datname: string }>(
-        "SELECT datname FROM pg_database WHERE datname LIKE $1 AND datname <> $2",
+      // Leftovers of older migrations (or of a run that died half-way) are dropped, but only once they
+      // are a day old: another checkout on the same server (a CI clone beside a working tree) may be
+      // cloning a template of its own migrations right now. Never FORCE: a template in use stays.
+      const stale = await admin.query<{ datname: string; note: string | null }>(
+        `SELECT datname, shobj_description(oid, 'pg_database') AS note FROM pg_database
+         WHERE datname LIKE $1 AND datname <> $2`,
         [`${TEMPLATE_PREFIX}%`, name],
       );
       for (const row of stale.rows) {
-        await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(row.datname)} WITH (FORCE)`).catch(() => undefined);
+        const built = Date.parse(row.note?.replace(/^built /, "") ?? "");
+        if (!Number.isFinite(built) || Date.now() - built < STALE_TEMPLATE_MS) continue;
+        await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(row.datname)}`).catch(() => undefined);
       }
       const building = `${name}_build`;
       await admin.query(`DROP DATABASE IF EXISTS ${quoteIdent(building)} WITH (FORCE)`);
@@ -136,6 +161,7 @@ async function prepareTemplate(serverUrl: string): Promise<string> {
       }
       // Renamed only when complete, so a template that exists is always a good one.
       await admin.query(`ALTER DATABASE ${quoteIdent(building)} RENAME TO ${quoteIdent(name)}`);
+      await admin.query(`COMMENT ON DATABASE ${quoteIdent(name)} IS 'built ${new Date().toISOString()}'`);
     } finally {
       await admin.query("SELECT pg_advisory_unlock($1::bigint)", [TEMPLATE_LOCK_KEY]);
     }
