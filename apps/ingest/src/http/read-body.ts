@@ -1,5 +1,5 @@
 import type { IncomingMessage } from "node:http";
-import { createGunzip } from "node:zlib";
+import { gunzipSync } from "node:zlib";
 import { AppError } from "@rpcpulse/config";
 
 export interface BodyLimits {
@@ -32,26 +32,43 @@ export function checkDeclaredLength(req: IncomingMessage, limits: BodyLimits): v
   }
 }
 
+/** Output buffer per inflate step: a 600 KB batch inflates in a few steps instead of 37 of 16 KB. */
+const INFLATE_CHUNK_BYTES = 256 * 1024;
+
 /**
- * Read the request body, inflating gzip as it streams. Memory stays bounded by the caps: the
- * compressed count and the inflated count are checked chunk by chunk, and the first byte past a
- * cap stops the read (a gzip bomb is refused after at most maxInflatedBytes of output).
+ * gzip → bytes in one synchronous call on the compressed body (already bounded by maxBodyBytes):
+ * cheaper than a streaming Gunzip, whose every 16 KB of output is a stream event and a copy.
+ * zlib stops as soon as the output passes maxOutputLength, so a gzip bomb costs at most the cap.
+ */
+function inflate(compressed: Buffer, limits: BodyLimits): Buffer {
+  try {
+    return gunzipSync(compressed, {
+      maxOutputLength: limits.maxInflatedBytes,
+      chunkSize: Math.min(INFLATE_CHUNK_BYTES, Math.max(64, limits.maxInflatedBytes)),
+    });
+  } catch (error) {
+    if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE")
+      throw tooLarge(`Body inflates to more than ${limits.maxInflatedBytes} bytes.`, limits.maxInflatedBytes);
+    throw new AppError("VALIDATION", "Body is not valid gzip.", { details: { reason: "invalid_gzip" } });
+  }
+}
+
+/**
+ * Read the request body, then inflate gzip. Memory stays bounded by the caps: the received count
+ * is checked chunk by chunk (the first byte past maxBodyBytes stops the read), and inflating stops
+ * at maxInflatedBytes of output.
  */
 export function readRequestBody(req: IncomingMessage, encoding: BodyEncoding, limits: BodyLimits): Promise<Buffer> {
   return new Promise<Buffer>((resolve, reject) => {
     const chunks: Buffer[] = [];
     let received = 0;
-    let inflated = 0;
     let settled = false;
-    const gunzip = encoding === "gzip" ? createGunzip() : undefined;
-
+    const gzip = encoding === "gzip";
     const cleanup = () => {
       req.off("data", onData);
       req.off("end", onEnd);
       req.off("error", onError);
       req.off("aborted", onAborted);
-      gunzip?.removeAllListeners("data");
-      gunzip?.destroy();
     };
     const fail = (error: Error) => {
       if (settled) return;
@@ -60,49 +77,34 @@ export function readRequestBody(req: IncomingMessage, encoding: BodyEncoding, li
       chunks.length = 0;
       reject(error);
     };
-    const succeed = () => {
-      if (settled) return;
-      settled = true;
-      cleanup();
-      resolve(chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks));
-    };
     const onData = (chunk: Buffer) => {
       received += chunk.length;
       if (received > limits.maxBodyBytes) {
         fail(tooLarge(`Body larger than ${limits.maxBodyBytes} bytes.`, limits.maxBodyBytes));
         return;
       }
-      if (!gunzip) {
-        if (received > limits.maxInflatedBytes) {
-          fail(tooLarge(`Body larger than ${limits.maxInflatedBytes} bytes.`, limits.maxInflatedBytes));
-          return;
-        }
-        chunks.push(chunk);
+      // Without gzip, what is received is the inflated body.
+      if (!gzip && received > limits.maxInflatedBytes) {
+        fail(tooLarge(`Body larger than ${limits.maxInflatedBytes} bytes.`, limits.maxInflatedBytes));
         return;
       }
-      if (!gunzip.write(chunk)) {
-        req.pause();
-        gunzip.once("drain", () => req.resume());
+      chunks.push(chunk);
+    };
+    const onEnd = () => {
+      if (settled) return;
+      settled = true;
+      cleanup();
+      const body = chunks.length === 1 ? (chunks[0] as Buffer) : Buffer.concat(chunks);
+      chunks.length = 0;
+      try {
+        resolve(gzip ? inflate(body, limits) : body);
+      } catch (error) {
+        reject(error as Error);
       }
     };
-    const onEnd = () => (gunzip ? gunzip.end() : succeed());
     const onError = (error: Error) => fail(error);
     const onAborted = () => fail(new Error("request aborted"));
 
-    if (gunzip) {
-      gunzip.on("data", (chunk: Buffer) => {
-        inflated += chunk.length;
-        if (inflated > limits.maxInflatedBytes) {
-          fail(tooLarge(`Body inflates to more than ${limits.maxInflatedBytes} bytes.`, limits.maxInflatedBytes));
-          return;
-        }
-        chunks.push(chunk);
-      });
-      gunzip.on("end", succeed);
-      gunzip.on("error", () =>
-        fail(new AppError("VALIDATION", "Body is not valid gzip.", { details: { reason: "invalid_gzip" } })),
-      );
-    }
     req.on("data", onData);
     req.on("end", onEnd);
     req.on("error", onError);
