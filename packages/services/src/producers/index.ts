@@ -6,3 +6,4 @@ export * from "./explain-miss.js";
 export * from "./parse-validator.js";
 export * from "./poll-validators.js";
 export * from "./manage-validators.js";
+export * from "./explain-validator.js";

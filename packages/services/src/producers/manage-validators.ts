@@ -2,13 +2,22 @@ import { AppError } from "@rpcpulse/config";
 import {
   countProducers,
   insertProducer,
+  listNodesAroundMiss,
   listValidatorOfflineReports,
   listValidatorStatuses,
   readValidatorHistory,
   type SqlClient,
+  type ValidatorOfflineReportRow,
   type ValidatorStatusRow,
 } from "@rpcpulse/db";
+import { findNetwork } from "@rpcpulse/domain";
 import type { ServiceContext } from "../context.js";
+import {
+  explainValidatorTrouble,
+  validatorEvidenceWindow,
+  type ValidatorExplanation,
+  type ValidatorTrigger,
+} from "./explain-validator.js";
 import { checkSs58Address } from "./parse-validator.js";
 
 /** Register an organization's Polkadot/Kusama validator stashes and build the fleet page's validator cards. */
@@ -56,6 +65,60 @@ export interface ValidatorView {
   recentOffline: ValidatorOfflineView[];
   /** Era points and the set's median at the end of each hour over 24 h. */
   history: Array<{ bucket: string; era: number; eraPoints: number; medianPoints: number; inActiveSet: boolean }>;
+  /**
+   * The advisor's reading of the newest offline report (or of leaving the set / low era points while the
+   * substrate node behind it shows trouble) against the organization's own nodes; null: nothing to explain.
+   */
+  explanation: ValidatorExplanation | null;
+}
+
+/** Era points below LOW_POINTS_SHARE of the median once MIN_ERA_PROGRESS of the era has passed, in the set. */
+function pointsShareIfLow(l: NonNullable<ValidatorStatusRow["latest"]>): number | null {
+  const comparable = l.status === "active" && l.eraProgress >= MIN_ERA_PROGRESS && l.medianPoints > 0;
+  return comparable && l.eraPoints < l.medianPoints * LOW_POINTS_SHARE ? l.eraPoints / l.medianPoints : null;
+}
+
+/** What the advisor explains: the newest offline report, else being out of the set, else low points. */
+export function pickValidatorTrigger(
+  v: ValidatorStatusRow,
+  newestOffline: ValidatorOfflineReportRow | undefined,
+): ValidatorTrigger | null {
+  if (newestOffline) {
+    return { kind: "offline", block: newestOffline.block, era: newestOffline.era, at: newestOffline.detectedAt };
+  }
+  const l = v.latest;
+  if (!l) return null;
+  if (l.status === "waiting" || l.status === "inactive") {
+    return { kind: "left-set", status: l.status, at: l.leftSetAt ?? l.observedAt };
+  }
+  const share = pointsShareIfLow(l);
+  return share === null ? null : { kind: "low-points", pointsShare: share, at: l.observedAt };
+}
+
+/** The advisor's explanation of a validator's trouble against the organization's nodes on its network. */
+async function explainValidator(
+  sql: SqlClient,
+  organizationId: string,
+  v: ValidatorStatusRow,
+  newestOffline: ValidatorOfflineReportRow | undefined,
+): Promise<ValidatorExplanation | null> {
+  const trigger = pickValidatorTrigger(v, newestOffline);
+  if (!trigger) return null;
+  const network = findNetwork(v.network);
+  const nodes = await listNodesAroundMiss(sql, {
+    organizationId,
+    network: v.network,
+    ...validatorEvidenceWindow(trigger, v.network),
+  });
+  return explainValidatorTrouble(nodes, {
+    trigger,
+    account: v.account,
+    networkName: network?.name ?? v.network,
+    blockIntervalMs: network?.blockIntervalMs ?? 6_000,
+    keysOnNode: v.latest?.keysOnNode ?? null,
+    keysNode: v.latest?.keysNode ?? null,
+    sessionKeys: v.latest?.sessionKeys ?? null,
+  });
 }
 
 /** The card's verdict in words. Pure. */
@@ -68,14 +131,10 @@ export function describeValidatorProblems(
   const problems: string[] = [];
   if (l.status === "waiting") problems.push("Not in the active set (waiting: not elected this era).");
   if (l.status === "inactive") problems.push("Not a validator: no validator preferences on chain (chilled?).");
-  if (
-    l.status === "active" &&
-    l.eraProgress >= MIN_ERA_PROGRESS &&
-    l.medianPoints > 0 &&
-    l.eraPoints < l.medianPoints * LOW_POINTS_SHARE
-  ) {
+  const lowShare = pointsShareIfLow(l);
+  if (lowShare !== null) {
     problems.push(
-      `Era points ${l.eraPoints} are ${Math.round((l.eraPoints / l.medianPoints) * 100)} % of the set's median ${Math.round(l.medianPoints)}.`,
+      `Era points ${l.eraPoints} are ${Math.round(lowShare * 100)} % of the set's median ${Math.round(l.medianPoints)}.`,
     );
   }
   if (recentOffline > 0) problems.push(`Reported offline ${recentOffline} time(s) in the last 24 h.`);
@@ -163,6 +222,7 @@ export async function listValidatorViews(
         medianPoints: h.medianPoints,
         inActiveSet: h.inActiveSet,
       })),
+      explanation: await explainValidator(deps.sql, ctx.organizationId, v, own[0]),
     });
   }
   return views;

@@ -1,6 +1,7 @@
 import type { ProducerView } from "@rpcpulse/services";
 import { registerProducerAction, removeProducerAction } from "./actions.js";
 import { ago } from "./format-ago.js";
+import { ProducerAdvice } from "./producer-advice.js";
 
 /** The fleet page's witness cards: one per registered producer, and the register form for admins. */
 
@@ -98,10 +99,11 @@ function ProducerCard({ p, slug, canManage, now }: { p: ProducerView; slug: stri
         </dd>
       </dl>
       {p.missExplanation ? (
-        <div className="producer-advice" data-testid="miss-explanation">
-          <p className="small">{p.missExplanation.summary}</p>
-          {p.missExplanation.backup ? <p className="small">Backup: {p.missExplanation.backup.howTo}</p> : null}
-        </div>
+        <ProducerAdvice
+          testId="miss-explanation"
+          summary={p.missExplanation.summary}
+          backup={p.missExplanation.backup}
+        />
       ) : null}
       <HistoryChart history={p.history} label={`Misses per hour and feed age over 24 h for ${p.account}`} />
       {canManage ? (

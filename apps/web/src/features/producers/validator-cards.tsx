@@ -1,6 +1,7 @@
 import type { ValidatorView } from "@rpcpulse/services";
 import { registerProducerAction, removeProducerAction } from "./actions.js";
 import { ago } from "./format-ago.js";
+import { ProducerAdvice } from "./producer-advice.js";
 
 /** The fleet page's validator cards (Polkadot/Kusama stashes) beside the witness cards, and their register form. */
 
@@ -110,6 +111,14 @@ function ValidatorCard({
           {v.observedAt ? `${ago(v.observedAt, now)} from ${v.source}` : (v.error ?? "not yet")}
         </dd>
       </dl>
+      {v.explanation ? (
+        <ProducerAdvice
+          testId="validator-explanation"
+          summary={v.explanation.summary}
+          lines={v.explanation.keys.held === false ? [] : [`Session keys: ${v.explanation.keys.evidence}`]}
+          backup={v.explanation.backup}
+        />
+      ) : null}
       <EraPointsChart history={v.history} label={`Era points against the set's median over 24 h for ${v.account}`} />
       {canManage ? (
         <form action={removeProducerAction}>
