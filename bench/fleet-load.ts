@@ -8,7 +8,7 @@
  *
  *   npx tsx bench/fleet-load.ts [--agents 10000] [--minutes 10] [--interval 10]
  *                               [--ingest 2] [--workers 2] [--sockets 128] [--min-ips 10] [--max-ips 50]
- *                               [--worker-concurrency N] [--profile-dir DIR]
+ *                               [--worker-concurrency N] [--group-batches N] [--group-ms MS] [--profile-dir DIR]
  *
  * Reports receipt→commit p50/p95/p99 (overall and per minute), rows/s, CPU per component from
  * /proc/<pid>/stat (load generator, ingest, worker, redis, this database's PostgreSQL backends,
@@ -48,6 +48,10 @@ const { values: args } = parseArgs({
     "max-ips": { type: "string", default: "50" },
     /** WORKER_INGEST_CONCURRENCY of each worker (jobs in flight, each waiting for its flush); default: the app's. */
     "worker-concurrency": { type: "string" },
+    /** INGEST_QUEUE_GROUP_MAX_BATCHES of each ingest process (1 = one queue job per batch); default: the app's. */
+    "group-batches": { type: "string" },
+    /** INGEST_QUEUE_GROUP_MS of each ingest process; default: the app's. */
+    "group-ms": { type: "string" },
     /** Write V8 CPU profiles of the ingest and worker processes into this directory (node --cpu-prof). */
     "profile-dir": { type: "string" },
   },
@@ -88,7 +92,14 @@ async function main() {
       apps.push(
         await startApp(
           "ingest",
-          { ...common, INGEST_HOST: "127.0.0.1", INGEST_PORT: String(port), INGEST_WORKERS: "1" },
+          {
+            ...common,
+            INGEST_HOST: "127.0.0.1",
+            INGEST_PORT: String(port),
+            INGEST_WORKERS: "1",
+            ...(args["group-batches"] ? { INGEST_QUEUE_GROUP_MAX_BATCHES: args["group-batches"] } : {}),
+            ...(args["group-ms"] ? { INGEST_QUEUE_GROUP_MS: args["group-ms"] } : {}),
+          },
           "ingest listening",
           profile,
         ),
@@ -408,6 +419,7 @@ async function main() {
         ],
         ["ingest request time (server, mean)", fmtMs((serverSeconds / Math.max(1, serverRequests)) * 1000)],
         ["worker job time (dequeued → committed, mean)", fmtMs((jobSeconds / Math.max(1, jobs)) * 1000)],
+        ["ingest jobs / batches per job", `${jobs} / ${(accepted / Math.max(1, jobs)).toFixed(1)}`],
         [
           "flushes / mean rows / mean duration",
           `${flushes} / ${(flushRows / Math.max(1, flushes)).toFixed(1)} / ${fmtMs((flushSeconds / Math.max(1, flushes)) * 1000)}`,

@@ -1,5 +1,6 @@
 import { isIP } from "node:net";
 import { databaseEnv, loadEnvOrExit, loggingEnv, metricsEnv, parseEnv, redisEnv, runtimeEnv } from "@rpcpulse/config";
+import { MAX_INGEST_GROUP_BATCHES } from "@rpcpulse/queue";
 import { z } from "zod";
 
 /** The ingest API's one validated environment (shared fragments from @rpcpulse/config). */
@@ -116,6 +117,17 @@ export const ingestEnvShape = {
   ),
   /** Batches remembered per node for duplicate answers (older replays are still never stored twice). */
   INGEST_DEDUPE_WINDOW: z.coerce.number().int().min(16).max(100_000).default(4_096),
+  /**
+   * Batches this process accepts within INGEST_QUEUE_GROUP_MS go to the queue as one job (at most
+   * INGEST_QUEUE_GROUP_MAX_BATCHES batches and INGEST_QUEUE_GROUP_MAX_SAMPLES samples); each
+   * request is answered once that job is in Redis. Below INGEST_QUEUE_GROUP_MIN_RATE batches per
+   * second (this process, last second) a batch goes alone as a plain job at once, with no window
+   * wait. Note INGEST_MAX_BACKLOG_JOBS counts jobs, grouped or not.
+   */
+  INGEST_QUEUE_GROUP_MS: ms(10, 0, 1_000),
+  INGEST_QUEUE_GROUP_MIN_RATE: z.coerce.number().min(0).max(1_000_000).default(50),
+  INGEST_QUEUE_GROUP_MAX_BATCHES: z.coerce.number().int().min(1).max(MAX_INGEST_GROUP_BATCHES).default(256),
+  INGEST_QUEUE_GROUP_MAX_SAMPLES: z.coerce.number().int().min(1).max(100_000).default(2_000),
   /** Requests being read/processed at once; beyond it new requests get 503 at once. */
   INGEST_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(100_000).default(256),
   /**

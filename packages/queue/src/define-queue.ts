@@ -12,6 +12,12 @@ export interface QueueDefinition<Name extends string, Schema extends z.ZodType> 
   /** Organization a job belongs to, for log context; undefined for global work. */
   tenantOf: (payload: z.infer<Schema>) => string | undefined;
   defaultJobOptions: DefaultJobOptions;
+  /**
+   * Group jobs: one job carrying several payloads of this queue (`{ items: [...] }`, each checked
+   * against `payload`), added under its own job name so the consumer tells them apart (see
+   * group-jobs.ts). Absent: one payload per job only.
+   */
+  group?: { jobName: string; maxItems: number };
 }
 
 export function defineQueue<Name extends string, Schema extends z.ZodType>(

@@ -1,6 +1,6 @@
 import type { JobsOptions, Queue } from "bullmq";
 import type { z } from "zod";
-import { queueCatalog, type QueueCatalog, type QueueName } from "./catalog.js";
+import { queueCatalog, type PayloadOf, type QueueCatalog, type QueueName } from "./catalog.js";
 import { getQueue, type QueueTarget } from "./get-queue.js";
 import { parsePayload } from "./parse-payload.js";
 
@@ -21,10 +21,19 @@ export async function enqueue<N extends QueueName>(
   payload: PayloadInput<N>,
   options: EnqueueOptions = {},
 ): Promise<EnqueuedJob> {
-  const data = parsePayload(name, payload);
+  return addParsedJob(name, target, parsePayload(name, payload), options);
+}
+
+/** Add one job whose payload parsePayload already returned (its catalog job name and id). */
+export async function addParsedJob<N extends QueueName>(
+  name: N,
+  target: QueueTarget,
+  data: PayloadOf<N>,
+  options: EnqueueOptions = {},
+): Promise<EnqueuedJob> {
   const definition = queueCatalog[name];
   const jobId = (definition.jobId as ((p: typeof data) => string) | undefined)?.(data);
-  // The generic queue type cannot be narrowed inside a generic function; the payload was parsed above.
+  // The generic queue type cannot be narrowed inside a generic function; the payload was parsed before.
   const queue = getQueue(name, target) as unknown as Queue;
   const job = await queue.add(definition.jobName, data, { ...options, ...(jobId ? { jobId } : {}) });
   if (!job.id) throw new Error(`BullMQ returned no id for a "${name}" job`);

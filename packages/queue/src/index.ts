@@ -3,6 +3,7 @@ export * from "./connection.js";
 export * from "./define-queue.js";
 export * from "./enqueue.js";
 export * from "./get-queue.js";
+export * from "./group-jobs.js";
 export * from "./ids.js";
 export * from "./parse-payload.js";
 export * from "./agent-token-changes.js";

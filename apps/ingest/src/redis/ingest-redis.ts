@@ -1,4 +1,4 @@
-import { enqueueIngestBatch, ingestBatchStream, type QueueTarget, type RedisConnection } from "@rpcpulse/queue";
+import { createJobGrouper, ingestBatchStream, type QueueTarget, type RedisConnection } from "@rpcpulse/queue";
 import type { IngestJob } from "@rpcpulse/services";
 
 /**
@@ -51,6 +51,15 @@ export interface IngestRedisOptions {
   /** Retry schedule of the queued job for errors other than a database outage (catalog defaults otherwise). */
   jobAttempts?: number;
   jobBackoffMs?: number;
+  /**
+   * Batches accepted within this window go to the queue as one job (a group of one is a plain
+   * job); bounded by `groupMaxBatches` batches and `groupMaxSamples` samples; below `groupMinRate`
+   * batches per second a batch goes alone at once. Defaults: 10 ms, 256, 2,000, 0 (always group).
+   */
+  groupMaxDelayMs?: number;
+  groupMaxBatches?: number;
+  groupMaxSamples?: number;
+  groupMinRate?: number;
 }
 
 export interface IngestRedis {
@@ -74,6 +83,16 @@ export function createIngestRedis(target: QueueTarget, options: IngestRedisOptio
       ? { backoff: { type: "exponential" as const, delay: options.jobBackoffMs, jitter: 0.2 } }
       : {}),
   };
+  // One queue job per window of accepted batches instead of one per batch: the per-job cost
+  // (BullMQ's Lua scripts and round trips here and in the worker) is paid once per group.
+  const grouper = createJobGrouper("ingest", target, {
+    maxDelayMs: options.groupMaxDelayMs ?? 10,
+    maxItems: options.groupMaxBatches ?? 256,
+    maxWeight: options.groupMaxSamples ?? 2_000,
+    weightOf: (job) => job.samples.time.length,
+    minRatePerSecond: options.groupMinRate ?? 0,
+    jobOptions,
+  });
   return {
     async takeToken(tokenId) {
       const [allowed, waitMs] = await redis.rpcpulseTakeToken(
@@ -87,8 +106,11 @@ export function createIngestRedis(target: QueueTarget, options: IngestRedisOptio
       const key = seenKey(job.nodeId);
       const member = `${ingestBatchStream(job)}-${job.batchSeq}`;
       if ((await redis.zscore(key, member)) !== null) return "duplicate";
-      // The job id is (node, install, batchSeq): adding it again while it exists is a no-op in BullMQ.
-      await enqueueIngestBatch(target, job, jobOptions);
+      // Resolves once the job holding this batch is in Redis (rejects, and the request gets 503,
+      // when that add failed). Alone in its window, the batch is a plain job with the id
+      // (node, install, batchSeq): adding it again while it exists is a no-op in BullMQ. In a
+      // group, a batch added twice (a retry racing its first add) is stored once by the writer.
+      await grouper.add(job);
       const added = await redis.rpcpulseMarkSeen(key, member, job.receivedAtMs, options.dedupeWindow, SEEN_TTL_MS);
       return added === 1 ? "queued" : "duplicate";
     },

@@ -2,6 +2,8 @@ import { isAppError, type AppErrorCode, type Logger } from "@rpcpulse/config";
 import {
   bullQueueName,
   instanceQueueName,
+  isGroupJob,
+  parseGroupPayloads,
   parsePayload,
   queueCatalog,
   type PayloadOf,
@@ -59,6 +61,28 @@ function hasCode(error: Error): error is Error & { code: string } {
 }
 
 /**
+ * A group job (several payloads in one job, see @rpcpulse/queue group-jobs.ts): every item runs
+ * through the processor at once, as if it were its own job, and the job completes once all are
+ * done. When some fail, the job fails with the most severe error (permanent, then any other, then
+ * the longest RetryLaterError); the items that succeeded are run again with the retry, so
+ * processors of groupable queues must be idempotent per payload (the ingest writer is).
+ */
+async function runGroup<N extends QueueName, R>(
+  processor: Processor<N, R>,
+  payloads: PayloadOf<N>[],
+  ctx: ProcessorContext,
+): Promise<R[]> {
+  const settled = await Promise.allSettled(payloads.map((payload) => processor(payload, ctx)));
+  const errors = settled.flatMap((s) => (s.status === "rejected" ? [s.reason as unknown] : []));
+  if (errors.length === 0) return settled.map((s) => (s as PromiseFulfilledResult<R>).value);
+  const permanent = errors.find(isPermanentJobError);
+  if (permanent !== undefined) throw permanent;
+  const other = errors.find((e) => !(e instanceof RetryLaterError));
+  if (other !== undefined) throw other;
+  throw (errors as RetryLaterError[]).reduce((a, b) => (b.delayMs > a.delayMs ? b : a));
+}
+
+/**
  * The one way a queue gets a consumer. Wraps the processor with payload validation, a child logger
  * (jobId, queue, tenant), wait/duration logging and error mapping: permanent AppErrors and invalid
  * payloads fail the job at once (UnrecoverableError); RetryLaterError puts the job back for its
@@ -73,7 +97,7 @@ export function registerProcessor<N extends QueueName, R>(
   const queueLog = options.log.child({ queue: instanceQueueName(queue, options.instance) });
   const definition = queueCatalog[queue];
 
-  const run = async (job: Job, token?: string): Promise<R> => {
+  const run = async (job: Job, token?: string): Promise<R | R[]> => {
     const started = performance.now();
     const attempt = job.attemptsMade + 1;
     const deferrals = Math.max(0, job.attemptsStarted - job.attemptsMade - 1);
@@ -81,19 +105,32 @@ export function registerProcessor<N extends QueueName, R>(
     const jobId = job.id ?? "(none)";
     const waitMs = job.processedOn ? Math.max(0, job.processedOn - job.timestamp) : undefined;
 
-    let payload: PayloadOf<N>;
+    const group = isGroupJob(queue, job.name);
+    let payloads: PayloadOf<N>[];
+    // Items of a group job that fail the payload check: the valid ones are still processed, then
+    // the job fails for good (parked with its message) instead of completing.
+    let invalid: string[] = [];
     try {
-      payload = parsePayload(queue, job.data);
+      if (group) ({ payloads, invalid } = parseGroupPayloads(queue, job.data));
+      else payloads = [parsePayload(queue, job.data)];
+      if (payloads.length === 0) throw new UnrecoverableError(invalid.join("; "));
     } catch (error) {
       queueLog.error({ jobId, jobName: job.name, err: describeError(error) }, "job refused: invalid payload");
       throw new UnrecoverableError(describeError(error).message);
     }
 
-    const tenantId = (definition.tenantOf as (p: PayloadOf<N>) => string | undefined)(payload);
-    const log = queueLog.child({ jobId, ...(tenantId ? { tenantId } : {}) });
+    const tenantOf = definition.tenantOf as (p: PayloadOf<N>) => string | undefined;
+    const tenantId = tenantOf(payloads[0]!);
+    const log = queueLog.child({
+      jobId,
+      ...(tenantId && payloads.every((p) => tenantOf(p) === tenantId) ? { tenantId } : {}),
+      ...(group ? { items: payloads.length } : {}),
+    });
     log.debug({ attempt, waitMs }, "job started");
     try {
-      const result = await processor(payload, { log, jobId, attempt, deferrals });
+      const ctx = { log, jobId, attempt, deferrals };
+      const result = group ? await runGroup(processor, payloads, ctx) : await processor(payloads[0]!, ctx);
+      if (invalid.length > 0) throw new UnrecoverableError(`invalid items: ${invalid.join("; ")}`);
       log.info({ attempt, waitMs, durationMs: Math.round(performance.now() - started) }, "job completed");
       return result;
     } catch (error) {

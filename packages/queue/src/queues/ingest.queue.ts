@@ -280,12 +280,24 @@ export function ingestJobId(nodeId: string, stream: string, batchSeq: number): s
 export const INGEST_JOB_ATTEMPTS = 12;
 export const INGEST_JOB_BACKOFF_MS = 1_000;
 
+/**
+ * An ingest process adds the batches it accepts within a few milliseconds as one group job
+ * (job name "ingest-batches", `{ items: [batch, ...] }`), at most this many batches; the worker
+ * writes every item as its own batch (one flush for all) and completes the job once all are
+ * committed. A group has no job id of its own: a batch re-sent after its group was added lands in
+ * another job and the writer's ON CONFLICT DO NOTHING keeps it stored once. A worker that
+ * predates group jobs refuses them as invalid payloads: they are parked, not lost, and re-driven
+ * after the upgrade (upgrade workers first).
+ */
+export const MAX_INGEST_GROUP_BATCHES = 256;
+
 export const ingestQueue = defineQueue({
   name: "ingest",
   jobName: "ingest-batch",
   payload: IngestBatchPayload,
   jobId: (p: IngestBatchPayload) => ingestJobId(p.nodeId, ingestBatchStream(p), p.batchSeq),
   tenantOf: (p: IngestBatchPayload) => p.organizationId,
+  group: { jobName: "ingest-batches", maxItems: MAX_INGEST_GROUP_BATCHES },
   defaultJobOptions: {
     // 1 s doubling: 12 attempts span about 68 minutes of a persistent (non-outage) error; then the
     // job is parked, not deleted: an accepted batch leaves Redis only once its rows are committed.
