@@ -124,10 +124,29 @@ export const ingestEnvShape = {
    * second (this process, last second) a batch goes alone as a plain job at once, with no window
    * wait. Note INGEST_MAX_BACKLOG_JOBS counts jobs, grouped or not.
    */
-  INGEST_QUEUE_GROUP_MS: ms(10, 0, 1_000),
-  INGEST_QUEUE_GROUP_MIN_RATE: z.coerce.number().min(0).max(1_000_000).default(50),
-  INGEST_QUEUE_GROUP_MAX_BATCHES: z.coerce.number().int().min(1).max(MAX_INGEST_GROUP_BATCHES).default(256),
-  INGEST_QUEUE_GROUP_MAX_SAMPLES: z.coerce.number().int().min(1).max(100_000).default(2_000),
+  INGEST_QUEUE_GROUP_MS: ms(10, 0, 1_000).describe(
+    "Batches accepted within this window go to the queue as one job; each request is answered once it is in Redis.",
+  ),
+  INGEST_QUEUE_GROUP_MIN_RATE: z.coerce
+    .number()
+    .min(0)
+    .max(1_000_000)
+    .default(50)
+    .describe("Below this many batches per second (per process) a batch is queued alone at once, with no window wait."),
+  INGEST_QUEUE_GROUP_MAX_BATCHES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_INGEST_GROUP_BATCHES)
+    .default(256)
+    .describe("Most batches in one queue job (1 = one job per batch)."),
+  INGEST_QUEUE_GROUP_MAX_SAMPLES: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(100_000)
+    .default(2_000)
+    .describe("Most samples in one queue job (a larger batch still goes alone)."),
   /** Requests being read/processed at once; beyond it new requests get 503 at once. */
   INGEST_MAX_CONCURRENT_REQUESTS: z.coerce.number().int().min(1).max(100_000).default(256),
   /**
