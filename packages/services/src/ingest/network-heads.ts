@@ -108,6 +108,9 @@ function nearest<T extends { at: number }>(list: readonly T[], t: number): T | u
  * then, so projecting forward is a tight lower bound), else the first one after t.
  */
 function atOrBefore<T extends { at: number }>(list: readonly T[], t: number, maxDistance: number): T | undefined {
+  // The common case, a live sample against a peer's observations: all of them at or before t.
+  const last = list[list.length - 1];
+  if (last !== undefined && last.at <= t) return t - last.at <= maxDistance ? last : undefined;
   let lo = 0;
   let hi = list.length;
   while (lo < hi) {
@@ -119,6 +122,32 @@ function atOrBefore<T extends { at: number }>(list: readonly T[], t: number, max
   if (before && t - before.at <= maxDistance) return before;
   const after = list[lo];
   return after && after.at - t <= maxDistance ? after : undefined;
+}
+
+/**
+ * The sample times at which atOrBefore(own, t, maxDistance) can pick one of the `fresh`
+ * observations: a range containing every such time (it may hold others; callers check exactly).
+ * An observation is picked from its own time until the next one's (within maxDistance), and
+ * before its time only where the previous one is more than maxDistance away. For a batch's newest
+ * sample that is [its time, its time + maxDistance]: the other nodes' samples measured before it
+ * cannot change, and revise() skips them without a search.
+ */
+function freshReach(
+  own: readonly { at: number }[],
+  fresh: ReadonlySet<number>,
+  maxDistance: number,
+): { from: number; to: number } {
+  let from = Infinity;
+  let to = -Infinity;
+  own.forEach((o, k) => {
+    if (!fresh.has(o.at)) return;
+    const prev = own[k - 1];
+    const low =
+      prev === undefined ? o.at - maxDistance : Math.min(o.at, Math.max(o.at - maxDistance, prev.at + maxDistance));
+    from = Math.min(from, low);
+    to = Math.max(to, o.at + maxDistance);
+  });
+  return { from, to };
 }
 
 function insertSorted<T extends { at: number }>(list: T[], item: T, max: number): void {
@@ -275,10 +304,12 @@ export function createNetworkHeadTracker(
         const times = batch.times;
         if (interval === undefined || !byNode || !own || times.length === 0) continue;
         const fresh = new Set(times);
-        const from = Math.min(...times) - maxNodeDistance;
-        const to = Math.max(...times) + maxNodeDistance;
+        const { from, to } = freshReach(own, fresh, maxNodeDistance);
+        if (from > to) continue;
         for (const [nodeId, list] of byNode) {
           if (nodeId === batch.nodeId) continue;
+          // Lists are sorted by time: most nodes have nothing in reach (one comparison each).
+          if (list.length === 0 || list[list.length - 1]!.at < from || list[0]!.at > to) continue;
           for (const m of list) {
             if (m.at < from || m.at > to) continue;
             const o = atOrBefore(own, m.at, maxNodeDistance);
