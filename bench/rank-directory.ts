@@ -2,7 +2,7 @@
  * Full ranking round from rollups (not part of the test suite).
  *
  *   npx tsx bench/rank-directory.ts [--endpoints 3000] [--regions 3] [--days 7] [--old-every 1800]
- *                                   [--recent-hours 2] [--sample 150] [--rounds 3] [--keep]
+ *                                   [--recent-hours 2] [--sample 150] [--rounds 3] [--keep] [--reuse NAME]
  *
  * A fresh plain-PostgreSQL database: --endpoints endpoints of one network probed from --regions server
  * vantage points (one per region) over --days days. Probes are generated server-side: every 30 s for the
@@ -17,13 +17,19 @@
  * 3. Reference in the same run: a separate network of --sample endpoints (taken from the same
  *    generator) is ranked by rankDirectoryFromRaw (every raw probe) and by rankDirectory; the orders
  *    per window and view are compared (Kendall tau, and pairs more than one score point apart).
+ *
+ * --keep leaves the database (its name is printed); --reuse NAME runs steps 2 and 3 on such a kept
+ * database at the "now" it was generated for (stored in bench_rank_meta), skipping generation and the
+ * backfill: the rollups are already there, so its rounds are steady ones. The size options are then the
+ * kept database's. Drop it by hand when done (DROP DATABASE NAME).
  */
 import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { refreshRollups } from "../packages/db/src/index.js";
-import { createTestDatabase } from "../packages/db/src/testing.js";
+import { parseDatabaseUrl } from "../packages/db/src/migrate/ensure-database.js";
+import { createTestDatabase, DEFAULT_TEST_SERVER_URL, type TestDatabase } from "../packages/db/src/testing.js";
 import { rankDirectory, rankDirectoryFromRaw } from "../packages/services/src/index.js";
 
 const { values } = parseArgs({
@@ -36,14 +42,15 @@ const { values } = parseArgs({
     sample: { type: "string", default: "150" },
     rounds: { type: "string", default: "3" },
     keep: { type: "boolean", default: false },
+    reuse: { type: "string" },
   },
 });
-const ENDPOINTS = Number(values.endpoints);
+let ENDPOINTS = Number(values.endpoints);
 const REGIONS = Number(values.regions);
 const DAYS = Number(values.days);
 const OLD_EVERY_S = Number(values["old-every"]);
 const RECENT_H = Number(values["recent-hours"]);
-const SAMPLE = Number(values.sample);
+let SAMPLE = Number(values.sample);
 const ROUNDS = Number(values.rounds);
 const HOUR = 3_600_000;
 
@@ -203,54 +210,79 @@ function compareOrders(raw: Snap[], rolled: Snap[]): { tauMin: number; separated
   return { tauMin, separatedSwaps, views: groups.size };
 }
 
-async function main(): Promise<void> {
-  const db = await createTestDatabase();
-  try {
-    const sql = db.pool;
-    const now = new Date(Math.floor(Date.now() / 60_000) * 60_000);
-    console.log(`database ${db.name}, now ${now.toISOString()}`);
-    const start = new Date(now.getTime() - DAYS * 24 * HOUR - HOUR);
-    const recentFrom = new Date(now.getTime() - RECENT_H * HOUR);
-    for (let r = 1; r <= REGIONS; r++) {
-      await sql.query(`INSERT INTO vantage_points (name, region, kind) VALUES ($1, $2, 'server')`, [
-        `server:r${r}`,
-        `r${r}`,
-      ]);
-    }
-    const main = await addNetwork(sql, "bench-main", ENDPOINTS - SAMPLE);
-    const sample = await addNetwork(sql, "bench-sample", SAMPLE);
-    const load = await timed(async () => {
-      for (const net of [main, sample]) {
-        await generate(sql, net, start, recentFrom, OLD_EVERY_S);
-        await generate(sql, net, recentFrom, now, 30);
-        // The consensus job's decisions every 10 s (head = the generator's head at that time).
-        await sql.query(
-          `INSERT INTO network_heads (network_id, time, anchor_time, head_block, considered, agreeing, quorum)
+/** A kept database (--keep) opened again by name, with the "now" and sizes it was generated for. */
+async function openKept(name: string): Promise<{ db: Pick<TestDatabase, "name" | "url" | "pool">; now: Date }> {
+  const url = parseDatabaseUrl(DEFAULT_TEST_SERVER_URL).withDatabase(name);
+  const pool = new pg.Pool({ connectionString: url, max: 5 });
+  const { rows } = await pool.query<{ now: Date; endpoints: number; sample: number }>(
+    "SELECT now, endpoints, sample FROM bench_rank_meta",
+  );
+  const meta = rows[0];
+  if (!meta) throw new Error(`${name} has no bench_rank_meta row`);
+  ENDPOINTS = meta.endpoints;
+  SAMPLE = meta.sample;
+  return { db: { name, url, pool }, now: meta.now };
+}
+
+/** Networks, probes, decisions and the first (backfill) run of a fresh database at `now`. */
+async function prepare(sql: Sql, now: Date): Promise<void> {
+  const start = new Date(now.getTime() - DAYS * 24 * HOUR - HOUR);
+  const recentFrom = new Date(now.getTime() - RECENT_H * HOUR);
+  for (let r = 1; r <= REGIONS; r++) {
+    await sql.query(`INSERT INTO vantage_points (name, region, kind) VALUES ($1, $2, 'server')`, [
+      `server:r${r}`,
+      `r${r}`,
+    ]);
+  }
+  const main = await addNetwork(sql, "bench-main", ENDPOINTS - SAMPLE);
+  const sample = await addNetwork(sql, "bench-sample", SAMPLE);
+  const load = await timed(async () => {
+    for (const net of [main, sample]) {
+      await generate(sql, net, start, recentFrom, OLD_EVERY_S);
+      await generate(sql, net, recentFrom, now, 30);
+      // The consensus job's decisions every 10 s (head = the generator's head at that time).
+      await sql.query(
+        `INSERT INTO network_heads (network_id, time, anchor_time, head_block, considered, agreeing, quorum)
            SELECT $1, t, t, extract(epoch FROM t)::bigint / 3 + 40, $4, $4, 2
            FROM generate_series($2::timestamptz, $3::timestamptz, interval '10 seconds') t`,
-          [net, start, now, REGIONS],
-        );
-      }
-      // The worker's 1-minute/1-hour probe rollups (30-day availability reads them), as in production.
-      await refreshRollups(sql, { from: start, to: now }, new Date(now.getTime() - 5 * 60_000));
-      await sql.query("ANALYZE");
-    });
-    const probes = (await sql.query<{ n: string }>("SELECT count(*) AS n FROM probe_results")).rows[0]!.n;
-    console.log(
-      `${ENDPOINTS} endpoints × ${REGIONS} regions × ${DAYS} d: ${probes} raw probes (every 30 s for ${RECENT_H} h, ` +
-        `every ${OLD_EVERY_S} s before), generated in ${(load.ms / 1000).toFixed(1)} s`,
-    );
+        [net, start, now, REGIONS],
+      );
+    }
+    // The worker's 1-minute/1-hour probe rollups (30-day availability reads them), as in production.
+    await refreshRollups(sql, { from: start, to: now }, new Date(now.getTime() - 5 * 60_000));
+    await sql.query("ANALYZE");
+  });
+  const probes = (await sql.query<{ n: string }>("SELECT count(*) AS n FROM probe_results")).rows[0]!.n;
+  console.log(
+    `${ENDPOINTS} endpoints × ${REGIONS} regions × ${DAYS} d: ${probes} raw probes (every 30 s for ${RECENT_H} h, ` +
+      `every ${OLD_EVERY_S} s before), generated in ${(load.ms / 1000).toFixed(1)} s`,
+  );
 
-    const backfill = await timed(() => rankDirectory({ pool: sql }, { now: new Date(now.getTime() - 10 * 60_000) }));
-    const buckets = (
-      await sql.query<{ m: string; h: string }>(
-        "SELECT (SELECT count(*) FROM probe_rank_5m) AS m, (SELECT count(*) FROM probe_rank_1h) AS h",
-      )
-    ).rows[0]!;
-    console.log(
-      `backfill (first run builds the rollups from raw): ${(backfill.ms / 1000).toFixed(1)} s; ` +
-        `${buckets.h} hourly rows, ${buckets.m} 5-minute rows`,
-    );
+  const backfill = await timed(() => rankDirectory({ pool: sql }, { now: new Date(now.getTime() - 10 * 60_000) }));
+  const buckets = (
+    await sql.query<{ m: string; h: string }>(
+      "SELECT (SELECT count(*) FROM probe_rank_5m) AS m, (SELECT count(*) FROM probe_rank_1h) AS h",
+    )
+  ).rows[0]!;
+  console.log(
+    `backfill (first run builds the rollups from raw): ${(backfill.ms / 1000).toFixed(1)} s; ` +
+      `${buckets.h} hourly rows, ${buckets.m} 5-minute rows`,
+  );
+  await sql.query(
+    "CREATE TABLE bench_rank_meta (now timestamptz NOT NULL, endpoints int NOT NULL, sample int NOT NULL)",
+  );
+  await sql.query("INSERT INTO bench_rank_meta VALUES ($1, $2, $3)", [now, ENDPOINTS, SAMPLE]);
+}
+
+async function main(): Promise<void> {
+  const kept = values.reuse ? await openKept(values.reuse) : undefined;
+  const fresh = kept ? undefined : await createTestDatabase();
+  const db = kept?.db ?? (fresh as TestDatabase);
+  try {
+    const sql = db.pool;
+    const now = kept?.now ?? new Date(Math.floor(Date.now() / 60_000) * 60_000);
+    console.log(`database ${db.name}, now ${now.toISOString()}${kept ? " (reused: no generation, no backfill)" : ""}`);
+    if (!kept) await prepare(sql, now);
 
     const rounds: number[] = [];
     const cpu: number[] = [];
@@ -290,11 +322,11 @@ async function main(): Promise<void> {
         `${(median(cpu) / 1000).toFixed(2)} s CPU (node + PostgreSQL) (target < 10 s)`,
     );
   } finally {
-    if (values.keep) {
+    if (values.keep || kept) {
       console.log(`kept database ${db.name}`);
       await db.pool.end();
-      await db.prisma.$disconnect();
-    } else await db.drop();
+      await fresh?.prisma.$disconnect();
+    } else await fresh?.drop();
   }
 }
 
