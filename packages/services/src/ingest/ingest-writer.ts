@@ -100,7 +100,7 @@ export function createIngestWriter(
   let active = 0;
   const inFlight = new Set<Promise<void>>();
 
-  const toFlushBatch = (job: IngestWriteJob): IngestFlushBatch => ({
+  const toFlushBatch = (job: IngestWriteJob, lagBlocks: (number | null)[] | undefined): IngestFlushBatch => ({
     nodeId: job.nodeId,
     batchSeq: job.batchSeq,
     receivedAtMs: job.receivedAtMs,
@@ -111,7 +111,7 @@ export function createIngestWriter(
     remoteIps: job.remoteIps,
     settings: job.settings ?? null,
     beacon: job.beacon ?? null,
-    lagBlocks: options.networkHeads?.lagBlocks(headBatchOf(job)) ?? job.samples.time.map(() => null),
+    lagBlocks: lagBlocks ?? job.samples.time.map(() => null),
   });
 
   /** Samples written earlier whose lag this flush's heads change (late leader batches): stored, best effort. */
@@ -129,9 +129,11 @@ export function createIngestWriter(
       for (const p of group) heads.observe(headBatchOf(p.job));
     }
     try {
+      // One pass over each organization's nodes for the whole flush (see lagBlocksOfBatches).
+      const lags = heads?.lagBlocksOfBatches(group.map((p) => headBatchOf(p.job)));
       const result = await writeIngestFlush(
         deps.pool,
-        group.map((p) => toFlushBatch(p.job)),
+        group.map((p, i) => toFlushBatch(p.job, lags?.[i])),
       );
       options.onFlush?.({
         batches: group.length,

@@ -47,6 +47,11 @@ export interface NetworkHeadTracker {
   /** Blocks behind the reference per sample (0 when level or ahead); null without a reference. Remembered for revise(). */
   lagBlocks(batch: NodeHeadBatch): (number | null)[];
   /**
+   * lagBlocks() of each batch, in order, with one pass over each organization's nodes for all of
+   * them (a flush's batches) instead of one pass per sample: the same lags and the same state.
+   */
+  lagBlocksOfBatches(batches: readonly NodeHeadBatch[]): (number | null)[][];
+  /**
    * After `batches` were observed: the lags of the organization's other recent samples that these
    * batches change (a leader's batch arriving after its followers'), for the writer to store.
    */
@@ -80,6 +85,17 @@ export interface NetworkHeadTrackerOptions {
   maxConsensusDistanceMs?: number;
   /** Another node's head is used for samples at most this far from when it was read. Default 30 s. */
   maxNodeDistanceMs?: number;
+}
+
+/** One sample's reference being computed (referencesAt). */
+interface ReferenceQuery {
+  networkId: string;
+  key: string;
+  nodeId: string;
+  t: number;
+  interval: number;
+  reference: number | null;
+  source: string | null;
 }
 
 /** Per node, observations kept in time order (bounded). */
@@ -235,6 +251,86 @@ export function createNetworkHeadTracker(
     return { reference, source };
   };
 
+  /**
+   * referenceAt() for many samples at once: the consensus for each, then every node of the
+   * organization once (in the same order as referenceAt, so ties pick the same source), against all
+   * the samples of that organization and network.
+   */
+  const referencesAt = (queries: readonly ReferenceQuery[]) => {
+    const byKey = new Map<string, ReferenceQuery[]>();
+    for (const q of queries) {
+      const decision = nearest(consensus.get(q.networkId) ?? [], q.t);
+      if (decision && Math.abs(decision.at - q.t) <= maxConsensusDistance) {
+        q.reference = projectHead(decision.anchor, q.t, q.interval);
+        q.source = "";
+      }
+      let list = byKey.get(q.key);
+      if (!list) byKey.set(q.key, (list = []));
+      list.push(q);
+    }
+    for (const [key, group] of byKey) {
+      for (const [peer, list] of nodes.get(key) ?? []) {
+        for (const q of group) {
+          if (peer === q.nodeId) continue;
+          const o = atOrBefore(list, q.t, maxNodeDistance);
+          if (!o) continue;
+          const projected = projectHead(o.anchor, q.t, q.interval);
+          if (q.reference === null || projected > q.reference) {
+            q.reference = projected;
+            q.source = peer;
+          }
+        }
+      }
+    }
+  };
+
+  /** Lags of the batches' samples from their references; each measured sample remembered for revise(). */
+  const measureBatches = (batches: readonly NodeHeadBatch[]): (number | null)[][] => {
+    const queries: ReferenceQuery[] = [];
+    const perBatch = batches.map((batch) => {
+      const interval = intervalOf(batch.networkId);
+      if (interval === undefined) return null;
+      const key = `${batch.organizationId}/${batch.networkId}`;
+      return batch.times.map((t, i) => {
+        const own = batch.heads[i] ?? null;
+        if (own === null) return null;
+        const q: ReferenceQuery = {
+          networkId: batch.networkId,
+          key,
+          nodeId: batch.nodeId,
+          t,
+          interval,
+          reference: null,
+          source: null,
+        };
+        queries.push(q);
+        return q;
+      });
+    });
+    referencesAt(queries);
+    return batches.map((batch, b) => {
+      const samples = perBatch[b];
+      if (!samples) return batch.times.map(() => null);
+      let byNode = measured.get(`${batch.organizationId}/${batch.networkId}`);
+      if (!byNode) measured.set(`${batch.organizationId}/${batch.networkId}`, (byNode = new Map()));
+      let list = byNode.get(batch.nodeId);
+      if (!list) byNode.set(batch.nodeId, (list = []));
+      const measuredList = list;
+      return samples.map((q, i) => {
+        if (q === null) return null;
+        const own = batch.heads[i]!;
+        const { reference, source, t, interval } = q;
+        const lag = lagAgainst(reference === null ? null : { block: reference, anchorMs: t }, t, own, interval);
+        insertSorted(
+          measuredList,
+          { at: t, storedTime: batch.times[i]!, head: own, lag, reference, source },
+          MAX_MEASURED_SAMPLES,
+        );
+        return lag;
+      });
+    });
+  };
+
   const prune = (now: number) => {
     const cutoff = now - horizonMs;
     for (const list of consensus.values()) {
@@ -267,26 +363,10 @@ export function createNetworkHeadTracker(
       });
     },
     lagBlocks(batch) {
-      const interval = intervalOf(batch.networkId);
-      if (interval === undefined) return batch.times.map(() => null);
-      const key = `${batch.organizationId}/${batch.networkId}`;
-      let byNode = measured.get(key);
-      if (!byNode) measured.set(key, (byNode = new Map()));
-      let list = byNode.get(batch.nodeId);
-      if (!list) byNode.set(batch.nodeId, (list = []));
-      const times = batch.times;
-      return times.map((t, i) => {
-        const own = batch.heads[i] ?? null;
-        if (own === null) return null;
-        const { reference, source } = referenceAt(batch.networkId, key, batch.nodeId, t, interval);
-        const lag = lagAgainst(reference === null ? null : { block: reference, anchorMs: t }, t, own, interval);
-        insertSorted(
-          list,
-          { at: t, storedTime: batch.times[i]!, head: own, lag, reference, source },
-          MAX_MEASURED_SAMPLES,
-        );
-        return lag;
-      });
+      return measureBatches([batch])[0]!;
+    },
+    lagBlocksOfBatches(batches) {
+      return measureBatches(batches);
     },
     revise(batches) {
       // Only the batch's own observations are new: a sample of another node can change only where
