@@ -4,7 +4,8 @@
  * processed by 1 and then 2 real worker processes (apps/worker/src/main.ts, alerts and advisor
  * consumers only). Not part of the test suite.
  *
- *   npx tsx bench/sweep-shards.ts [--nodes 10000] [--orgs 500] [--shards 8] [--samples 6]
+ *   npx tsx bench/sweep-shards.ts [--nodes 10000] [--orgs 500] [--shards 8] [--samples 6] [--workers 1,2]
+ *     [--cpu-prof DIR]  (V8 CPU profiles of the worker processes into DIR/<n>w/, for chrome devtools)
  *
  * A bench database (template clone) gets the organizations, their nodes with --samples 10 s samples
  * each (the advisor evaluates nodes with new samples) and one lag rule per organization over all its
@@ -32,6 +33,7 @@ const { values } = parseArgs({
     shards: { type: "string", default: "8" },
     samples: { type: "string", default: "6" },
     workers: { type: "string", default: "1,2" },
+    "cpu-prof": { type: "string" },
   },
 });
 const NODES = Number(values.nodes);
@@ -39,6 +41,8 @@ const ORGS = Number(values.orgs);
 const SHARDS = Number(values.shards);
 const SAMPLES = Number(values.samples);
 const WORKER_COUNTS = values.workers.split(",").map(Number);
+/** A folder for V8 CPU profiles of the worker processes (written when they exit), or undefined. */
+const CPU_PROF_DIR = values["cpu-prof"] ? path.resolve(values["cpu-prof"]) : undefined;
 const workerDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../apps/worker");
 
 async function seed(url: string): Promise<void> {
@@ -142,7 +146,8 @@ async function run(url: string, workers: number): Promise<RunResult> {
   const children: ChildProcess[] = [];
   try {
     for (let w = 0; w < workers; w++) {
-      const child = spawn(process.execPath, ["--import", "tsx", "src/main.ts"], {
+      const profile = CPU_PROF_DIR ? ["--cpu-prof", "--cpu-prof-dir", path.join(CPU_PROF_DIR, `${workers}w`)] : [];
+      const child = spawn(process.execPath, [...profile, "--import", "tsx", "src/main.ts"], {
         cwd: workerDir,
         env: {
           PATH: process.env.PATH,

@@ -96,17 +96,30 @@ export async function getAdvisorNode(sql: SqlClient, nodeId: string): Promise<Ad
   return rows.length > 0 ? toRow(rows[0]) : null;
 }
 
+/**
+ * Record that each node was evaluated over samples up to its `evaluatedUpTo` (never moved back), in
+ * one statement (each node at most once).
+ */
+export async function recordAdvisorCursors(
+  sql: SqlClient,
+  rows: readonly { nodeId: string; evaluatedUpTo: Date; evaluatedAt: Date }[],
+): Promise<void> {
+  if (rows.length === 0) return;
+  await sql.query(
+    `INSERT INTO advisor_node_cursors (node_id, evaluated_up_to, evaluated_at)
+     SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[])
+     ON CONFLICT (node_id) DO UPDATE SET evaluated_up_to = greatest(advisor_node_cursors.evaluated_up_to, EXCLUDED.evaluated_up_to),
+       evaluated_at = EXCLUDED.evaluated_at`,
+    [rows.map((r) => r.nodeId), rows.map((r) => r.evaluatedUpTo), rows.map((r) => r.evaluatedAt)],
+  );
+}
+
 /** Record that the node was evaluated over samples up to `evaluatedUpTo`. */
 export async function recordAdvisorCursor(
   sql: SqlClient,
   input: { nodeId: string; evaluatedUpTo: Date; evaluatedAt: Date },
 ): Promise<void> {
-  await sql.query(
-    `INSERT INTO advisor_node_cursors (node_id, evaluated_up_to, evaluated_at) VALUES ($1, $2, $3)
-     ON CONFLICT (node_id) DO UPDATE SET evaluated_up_to = greatest(advisor_node_cursors.evaluated_up_to, EXCLUDED.evaluated_up_to),
-       evaluated_at = EXCLUDED.evaluated_at`,
-    [input.nodeId, input.evaluatedUpTo, input.evaluatedAt],
-  );
+  await recordAdvisorCursors(sql, [input]);
 }
 
 export interface ReportedSettingsRow {
@@ -151,4 +164,23 @@ export async function getReportedSettings(sql: SqlClient, nodeId: string): Promi
   if (rows.length === 0) return null;
   const r = SettingsRow.parse(rows[0]);
   return { nodeId: r.node_id, settings: r.settings, reportedAt: r.reported_at };
+}
+
+/** getReportedSettings for several nodes in one query, keyed by node id (nodes without a report are absent). */
+export async function listReportedSettings(
+  sql: SqlClient,
+  nodeIds: readonly string[],
+): Promise<Map<string, ReportedSettingsRow>> {
+  const ids = z.array(z.string().uuid()).parse(nodeIds);
+  if (ids.length === 0) return new Map();
+  const { rows } = await sql.query(
+    "SELECT node_id, settings, reported_at FROM node_reported_settings WHERE node_id = ANY($1::uuid[])",
+    [ids],
+  );
+  return new Map(
+    rows.map((raw) => {
+      const r = SettingsRow.parse(raw);
+      return [r.node_id, { nodeId: r.node_id, settings: r.settings, reportedAt: r.reported_at }];
+    }),
+  );
 }

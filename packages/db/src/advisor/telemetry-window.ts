@@ -65,3 +65,60 @@ export async function loadAdvisorWindow(sql: SqlClient, params: LoadAdvisorWindo
   });
   return { from: p.from, to: p.to, samples, remoteIps };
 }
+
+const WINDOWS_SAMPLES_SQL = `
+SELECT s.*
+FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) AS w(node_id, t_from, t_to)
+CROSS JOIN LATERAL (
+  SELECT * FROM node_samples
+  WHERE node_id = w.node_id AND time >= w.t_from AND time < w.t_to
+  ORDER BY time DESC
+  LIMIT $4
+) s
+ORDER BY s.node_id, s.time`;
+
+const WINDOWS_REMOTE_IPS_SQL = `
+SELECT r.node_id, r.time, host(r.ip) AS ip, r.conns
+FROM unnest($1::uuid[], $2::timestamptz[], $3::timestamptz[]) AS w(node_id, t_from, t_to)
+JOIN node_remote_ips r ON r.node_id = w.node_id AND r.time >= w.t_from AND r.time < w.t_to
+ORDER BY r.node_id, r.time, r.conns DESC, r.ip`;
+
+const NodeRemoteIpRow = RemoteIpRow.extend({ node_id: z.string() });
+
+/**
+ * The advisor windows of several nodes (the sweep's batch): the same rows loadAdvisorWindow reads
+ * for each, in two queries for the whole batch instead of two per node. Keyed by node id; a node
+ * listed twice gets its last window.
+ */
+export async function loadAdvisorWindows(
+  sql: SqlClient,
+  params: { windows: readonly { nodeId: string; from: Date; to: Date }[]; maxSamples?: number },
+): Promise<Map<string, AdvisorWindow>> {
+  const windows = params.windows.map((w) => LoadAdvisorWindowParams.parse({ ...w, maxSamples: params.maxSamples }));
+  const out = new Map<string, AdvisorWindow>();
+  if (windows.length === 0) return out;
+  for (const w of windows) out.set(w.nodeId, { from: w.from, to: w.to, samples: [], remoteIps: [] });
+  const { rows } = await sql.query(WINDOWS_SAMPLES_SQL, [
+    windows.map((w) => w.nodeId),
+    windows.map((w) => w.from),
+    windows.map((w) => w.to),
+    windows[0]!.maxSamples,
+  ]);
+  for (const raw of rows) {
+    const sample = NodeSampleRow.parse(raw);
+    out.get(sample.nodeId)?.samples.push(sample);
+  }
+  // Remote IPs only for the samples kept, as loadAdvisorWindow does.
+  const withSamples = [...out].filter(([, w]) => w.samples.length > 0);
+  if (withSamples.length === 0) return out;
+  const ips = await sql.query(WINDOWS_REMOTE_IPS_SQL, [
+    withSamples.map(([id]) => id),
+    withSamples.map(([, w]) => w.samples[0]!.time),
+    withSamples.map(([, w]) => w.to),
+  ]);
+  for (const raw of ips.rows) {
+    const r = NodeRemoteIpRow.parse(raw);
+    out.get(r.node_id)?.remoteIps.push({ time: r.time, ip: r.ip, connections: r.conns });
+  }
+  return out;
+}

@@ -102,9 +102,18 @@ export async function findOrganizationAlertRule(
   return row ? toRow(row) : null;
 }
 
-/** Rules of every organization that are switched on (the evaluation job). */
-export async function listEnabledAlertRules(prisma: PrismaClient): Promise<AlertRuleRow[]> {
-  const rows = await prisma.alertRule.findMany({ where: { enabled: true }, include: RULE_INCLUDE });
+/** Rules that are switched on, of every organization or of the given ones (the evaluation job). */
+export async function listEnabledAlertRules(
+  prisma: PrismaClient,
+  filter: { organizationIds?: readonly string[] } = {},
+): Promise<AlertRuleRow[]> {
+  const rows = await prisma.alertRule.findMany({
+    where: {
+      enabled: true,
+      ...(filter.organizationIds ? { organizationId: { in: [...filter.organizationIds] } } : {}),
+    },
+    include: RULE_INCLUDE,
+  });
   return rows.map(toRow);
 }
 

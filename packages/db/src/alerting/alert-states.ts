@@ -1,4 +1,5 @@
 import type { Prisma, PrismaClient } from "../client.js";
+import type { SqlClient } from "../sql-client.js";
 
 export type AlertStatusValue = "ok" | "pending" | "degraded" | "firing";
 
@@ -35,6 +36,62 @@ export async function saveAlertState(db: PrismaClient | Prisma.TransactionClient
     create: row,
     update: rest,
   });
+}
+
+/**
+ * saveAlertState for many rows in one statement (the evaluation round's states without an event);
+ * each (rule, target) at most once per call.
+ */
+export async function saveAlertStates(sql: SqlClient, rows: readonly AlertStateRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  const column = <T>(pick: (r: AlertStateRow) => T) => rows.map(pick);
+  await sql.query(
+    `INSERT INTO alert_states (rule_id, target_key, organization_id, target_name, status, since, breach_since,
+       firing_since, clear_since, last_value, summary, last_notified_at, dedup_key, silenced, evaluated_at)
+     SELECT * FROM unnest($1::uuid[], $2::text[], $3::text[], $4::text[], $5::alert_status[], $6::timestamptz[],
+       $7::timestamptz[], $8::timestamptz[], $9::timestamptz[], $10::float8[], $11::text[], $12::timestamptz[],
+       $13::text[], $14::bool[], $15::timestamptz[])
+     ON CONFLICT (rule_id, target_key) DO UPDATE SET organization_id = EXCLUDED.organization_id,
+       target_name = EXCLUDED.target_name, status = EXCLUDED.status, since = EXCLUDED.since,
+       breach_since = EXCLUDED.breach_since, firing_since = EXCLUDED.firing_since, clear_since = EXCLUDED.clear_since,
+       last_value = EXCLUDED.last_value, summary = EXCLUDED.summary, last_notified_at = EXCLUDED.last_notified_at,
+       dedup_key = EXCLUDED.dedup_key, silenced = EXCLUDED.silenced, evaluated_at = EXCLUDED.evaluated_at`,
+    [
+      column((r) => r.ruleId),
+      column((r) => r.targetKey),
+      column((r) => r.organizationId),
+      column((r) => r.targetName),
+      column((r) => r.status),
+      column((r) => r.since),
+      column((r) => r.breachSince),
+      column((r) => r.firingSince),
+      column((r) => r.clearSince),
+      column((r) => r.lastValue),
+      column((r) => r.summary),
+      column((r) => r.lastNotifiedAt),
+      column((r) => r.dedupKey),
+      column((r) => r.silenced),
+      column((r) => r.evaluatedAt),
+    ],
+  );
+}
+
+/**
+ * deleteAlertStatesExcept for many rules in one statement: states of `ruleIds` whose (rule, target)
+ * is not in `keep`.
+ */
+export async function deleteAlertStatesOutside(
+  sql: SqlClient,
+  input: { ruleIds: readonly string[]; keep: readonly { ruleId: string; targetKey: string }[] },
+): Promise<void> {
+  if (input.ruleIds.length === 0) return;
+  await sql.query(
+    `DELETE FROM alert_states s
+     WHERE s.rule_id = ANY($1::uuid[])
+       AND NOT EXISTS (SELECT 1 FROM unnest($2::uuid[], $3::text[]) AS k(rule_id, target_key)
+                       WHERE k.rule_id = s.rule_id AND k.target_key = s.target_key)`,
+    [input.ruleIds, input.keep.map((k) => k.ruleId), input.keep.map((k) => k.targetKey)],
+  );
 }
 
 /** States of targets a rule no longer covers (node deleted, rule retargeted). */

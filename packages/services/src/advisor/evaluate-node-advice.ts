@@ -4,15 +4,22 @@ import {
   getAdvisorNode,
   getReportedSettings,
   listNodeSuggestionRowsForEvaluation,
+  listReportedSettings,
+  listSuggestionRowsForEvaluationByNode,
   loadAdvisorWindow,
+  loadAdvisorWindows,
   recordAdvisorCursor,
+  recordAdvisorCursors,
   type AdvisorNodeRow,
+  type AdvisorWindow,
   type PlanOutcome,
   type PrismaClient,
+  type ReportedSettingsRow,
   type SqlClient,
+  type SuggestionRow,
 } from "@rpcpulse/db";
 import { toAdvisorInput, toAdvisorOutbound, toAdvisorSettings } from "./advisor-input.js";
-import { loadAdvisorBeacon, withBeacon } from "./advisor-beacon.js";
+import { loadAdvisorBeacon, withBeacon, type AdvisorBeacon } from "./advisor-beacon.js";
 import { planSuggestionChanges } from "./plan-suggestions.js";
 
 export interface AdvisorDeps {
@@ -40,26 +47,29 @@ export interface NodeEvaluation extends PlanOutcome {
   samples: number;
 }
 
-/**
- * Evaluate one node now (the worker's sweep and tests): load its window and reported settings,
- * run the rules, and write the plan (open / refresh / re-open / applied / auto-close) in one
- * transaction. System work, not tenant-facing: no ServiceContext.
- */
-export async function evaluateNodeAdvice(
+/** The window an evaluation of `node` at `now` reads: up to its newest sample, `windowMinutes` long. */
+function windowOf(node: AdvisorNodeRow, now: Date, timing: AdvisorTiming): { from: Date; to: Date } {
+  const to = new Date(Math.max(now.getTime(), node.latestSampleAt.getTime() + 1));
+  return { from: new Date(to.getTime() - timing.windowMinutes * 60_000), to };
+}
+
+/** What one evaluation read about its node. */
+interface NodeAdviceInputs {
+  window: AdvisorWindow;
+  reported: ReportedSettingsRow | null;
+  existing: SuggestionRow[];
+  beacon: AdvisorBeacon | null;
+}
+
+/** Run the rules over what was read and write the plan in one transaction (the shared second half). */
+async function applyNodeAdvice(
   deps: AdvisorDeps,
-  input: { nodeId: string; now: Date; node?: AdvisorNodeRow },
-  timing: AdvisorTiming = DEFAULT_ADVISOR_TIMING,
+  node: AdvisorNodeRow,
+  inputs: NodeAdviceInputs,
+  now: Date,
+  timing: AdvisorTiming,
 ): Promise<NodeEvaluation> {
-  const node = input.node ?? (await getAdvisorNode(deps.sql, input.nodeId));
-  if (!node) return { nodeId: input.nodeId, drafts: 0, samples: 0, created: 0, updated: 0, stale: 0 };
-  const to = new Date(Math.max(input.now.getTime(), node.latestSampleAt.getTime() + 1));
-  const from = new Date(to.getTime() - timing.windowMinutes * 60_000);
-  const [window, reported, existing, beacon] = await Promise.all([
-    loadAdvisorWindow(deps.sql, { nodeId: node.id, from, to }),
-    getReportedSettings(deps.sql, node.id),
-    listNodeSuggestionRowsForEvaluation(deps.prisma, node.id),
-    loadAdvisorBeacon(deps.sql, { nodeId: node.id, family: node.apiFamily, from, to }),
-  ]);
+  const { window, reported, existing, beacon } = inputs;
   const settings = toAdvisorSettings(reported);
   // No samples in the window: nothing to say either way (never clears a condition on silence).
   const outbound = toAdvisorOutbound(reported, window);
@@ -74,11 +84,109 @@ export async function evaluateNodeAdvice(
         existing,
         drafts,
         settings,
-        now: input.now,
+        now,
         clearAfterMs: timing.clearAfterMinutes * 60_000,
       })
     : [];
   const outcome = await applySuggestionPlan(deps.prisma, steps);
-  await recordAdvisorCursor(deps.sql, { nodeId: node.id, evaluatedUpTo: node.latestSampleAt, evaluatedAt: input.now });
   return { nodeId: node.id, drafts: drafts?.length ?? 0, samples: window.samples.length, ...outcome };
+}
+
+/**
+ * Evaluate one node now (the worker's sweep and tests): load its window and reported settings,
+ * run the rules, and write the plan (open / refresh / re-open / applied / auto-close) in one
+ * transaction. System work, not tenant-facing: no ServiceContext.
+ */
+export async function evaluateNodeAdvice(
+  deps: AdvisorDeps,
+  input: { nodeId: string; now: Date; node?: AdvisorNodeRow },
+  timing: AdvisorTiming = DEFAULT_ADVISOR_TIMING,
+): Promise<NodeEvaluation> {
+  const node = input.node ?? (await getAdvisorNode(deps.sql, input.nodeId));
+  if (!node) return { nodeId: input.nodeId, drafts: 0, samples: 0, created: 0, updated: 0, stale: 0 };
+  const { from, to } = windowOf(node, input.now, timing);
+  const [window, reported, existing, beacon] = await Promise.all([
+    loadAdvisorWindow(deps.sql, { nodeId: node.id, from, to }),
+    getReportedSettings(deps.sql, node.id),
+    listNodeSuggestionRowsForEvaluation(deps.prisma, node.id),
+    loadAdvisorBeacon(deps.sql, { nodeId: node.id, family: node.apiFamily, from, to }),
+  ]);
+  const result = await applyNodeAdvice(deps, node, { window, reported, existing, beacon }, input.now, timing);
+  await recordAdvisorCursor(deps.sql, { nodeId: node.id, evaluatedUpTo: node.latestSampleAt, evaluatedAt: input.now });
+  return result;
+}
+
+export type NodeAdviceResult = NodeEvaluation | { nodeId: string; error: string };
+
+/**
+ * Evaluate several nodes now (the sweep's batch): what evaluateNodeAdvice does for each, but the
+ * windows, reported settings and suggestions of the whole batch are read in one query each and the
+ * cursors of the nodes evaluated are written in one statement. Each node's plan is still its own
+ * transaction, and one node's failure is its own result. When a batch read fails, each node is
+ * evaluated alone (so a failure stays one node's).
+ */
+export async function evaluateNodesAdvice(
+  deps: AdvisorDeps,
+  input: { nodes: readonly AdvisorNodeRow[]; now: Date },
+  timing: AdvisorTiming = DEFAULT_ADVISOR_TIMING,
+): Promise<NodeAdviceResult[]> {
+  const { nodes, now } = input;
+  const failed = (nodeId: string, error: unknown) => ({
+    nodeId,
+    error: error instanceof Error ? error.message : String(error),
+  });
+  let read: [Map<string, AdvisorWindow>, Map<string, ReportedSettingsRow>, Map<string, SuggestionRow[]>];
+  try {
+    read = await Promise.all([
+      loadAdvisorWindows(deps.sql, {
+        windows: nodes.map((node) => ({ nodeId: node.id, ...windowOf(node, now, timing) })),
+      }),
+      listReportedSettings(
+        deps.sql,
+        nodes.map((n) => n.id),
+      ),
+      listSuggestionRowsForEvaluationByNode(
+        deps.sql,
+        nodes.map((n) => n.id),
+      ),
+    ]);
+  } catch {
+    const results: NodeAdviceResult[] = [];
+    for (const node of nodes) {
+      try {
+        results.push(await evaluateNodeAdvice(deps, { nodeId: node.id, node, now }, timing));
+      } catch (error) {
+        results.push(failed(node.id, error));
+      }
+    }
+    return results;
+  }
+  const [windows, reported, existing] = read;
+  const results: NodeAdviceResult[] = [];
+  const cursors: { nodeId: string; evaluatedUpTo: Date; evaluatedAt: Date }[] = [];
+  for (const node of nodes) {
+    try {
+      const window = windows.get(node.id)!;
+      const beacon = await loadAdvisorBeacon(deps.sql, {
+        nodeId: node.id,
+        family: node.apiFamily,
+        from: window.from,
+        to: window.to,
+      });
+      const inputs = { window, reported: reported.get(node.id) ?? null, existing: existing.get(node.id) ?? [], beacon };
+      results.push(await applyNodeAdvice(deps, node, inputs, now, timing));
+      cursors.push({ nodeId: node.id, evaluatedUpTo: node.latestSampleAt, evaluatedAt: now });
+    } catch (error) {
+      results.push(failed(node.id, error));
+    }
+  }
+  try {
+    await recordAdvisorCursors(deps.sql, cursors);
+  } catch (error) {
+    // The plans are written: the next run evaluates these nodes again (plans are idempotent), as it
+    // would after a failed cursor write of a single evaluation.
+    const evaluated = new Set(cursors.map((c) => c.nodeId));
+    return results.map((r) => (evaluated.has(r.nodeId) ? failed(r.nodeId, error) : r));
+  }
+  return results;
 }

@@ -1,10 +1,13 @@
 import { listNodesDueForAdvice, type OrgShard } from "@rpcpulse/db";
-import { evaluateNodeAdvice, type AdvisorDeps, type AdvisorTiming } from "./evaluate-node-advice.js";
+import { evaluateNodesAdvice, type AdvisorDeps, type AdvisorTiming } from "./evaluate-node-advice.js";
 import {
   verifyAppliedSuggestions,
   type VerificationOutcome,
   type VerificationTiming,
 } from "./verify-applied-suggestions.js";
+
+/** Nodes whose inputs are read together (one query per kind of input per batch). */
+const EVALUATION_BATCH = 250;
 
 export interface AdvisorSweepSettings extends AdvisorTiming, VerificationTiming {
   /** Nodes evaluated per run at most (least recently evaluated first). */
@@ -44,15 +47,17 @@ export async function runAdvisorSweep(
     verification: { checked: 0, verified: 0, notEffective: 0, insufficient: 0 },
     durationMs: 0,
   };
-  for (const node of due) {
-    try {
-      const r = await evaluateNodeAdvice(deps, { nodeId: node.id, node, now: input.now }, settings);
+  for (let start = 0; start < due.length; start += EVALUATION_BATCH) {
+    const batch = due.slice(start, start + EVALUATION_BATCH);
+    for (const r of await evaluateNodesAdvice(deps, { nodes: batch, now: input.now }, settings)) {
+      if ("error" in r) {
+        report.failed.push(r);
+        continue;
+      }
       report.evaluated++;
       report.opened += r.created;
       report.updated += r.updated;
       report.stale += r.stale;
-    } catch (error) {
-      report.failed.push({ nodeId: node.id, error: error instanceof Error ? error.message : String(error) });
     }
   }
   // The verification pass is small and global: shard 0 (or an unsharded run) does it.

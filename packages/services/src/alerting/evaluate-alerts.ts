@@ -5,7 +5,7 @@
  * incidents on status pages that list the target.
  */
 import {
-  deleteAlertStatesExcept,
+  deleteAlertStatesOutside,
   insertAlertEvent,
   insertDelivery,
   listAlertStatesForRules,
@@ -13,6 +13,7 @@ import {
   listEnabledChannels,
   listOrganizationNames,
   saveAlertState,
+  saveAlertStates,
   type AlertRuleRow,
   type AlertStateRow,
   type DeliveryRow,
@@ -85,7 +86,7 @@ export async function evaluateAlerts(
   const now = input.now ?? new Date();
   // A sharded run evaluates the rules of its shard's organizations only (see @rpcpulse/db org-shards).
   const inShard = input.shard ? await listOrganizationIdsInShard(deps.sql, input.shard) : null;
-  const rules = (await listEnabledAlertRules(deps.prisma)).filter((r) => !inShard || inShard.has(r.organizationId));
+  const rules = await listEnabledAlertRules(deps.prisma, inShard ? { organizationIds: [...inShard] } : {});
   const report: EvaluationReport = {
     rules: rules.length,
     targets: 0,
@@ -107,34 +108,65 @@ export async function evaluateAlerts(
     ).map((s) => [`${s.ruleId}|${s.targetKey}`, s]),
   );
   const orgs = await listOrganizationNames(deps.prisma, [...new Set(rules.map((r) => r.organizationId))]);
+  const failed = (error: unknown) => {
+    // One broken target must not stop the round; the next round retries it.
+    report.errors++;
+    if (report.errors === 1) report.firstError = error instanceof Error ? error.message : String(error);
+  };
 
+  // States of targets the rules no longer cover, for every rule of the round in one statement.
+  await deleteAlertStatesOutside(deps.sql, {
+    ruleIds: rules.map((r) => r.id),
+    keep: rules.flatMap((r) => (byRule.get(r.id) ?? []).map((t) => ({ ruleId: r.id, targetKey: t.key }))),
+  });
+  // States without an event are written together after the loop (an event's state is written with it).
+  const quiet: AlertStateRow[] = [];
   for (const rule of rules) {
-    const targets = byRule.get(rule.id) ?? [];
-    await deleteAlertStatesExcept(deps.prisma, { ruleId: rule.id, keepTargetKeys: targets.map((t) => t.key) });
-    for (const target of targets) {
+    for (const target of byRule.get(rule.id) ?? []) {
       report.targets++;
       try {
         const prevRow = states.get(`${rule.id}|${target.key}`);
         const result = await evaluateTarget(deps, rule, target, prevRow, now, orgs.get(rule.organizationId));
-        if (result.event) {
-          report.events++;
-          if (result.event.silenced) report.silenced++;
+        if (!result.event) {
+          quiet.push(result.state);
+          continue;
         }
+        report.events++;
+        if (result.event.silenced) report.silenced++;
         report.deliveries += result.deliveries;
         report.incidentsOpened += result.incidentOpened ? 1 : 0;
         report.incidentsResolved += result.incidentResolved ? 1 : 0;
       } catch (error) {
-        // One broken target must not stop the round; the next round retries it.
-        report.errors++;
-        if (report.errors === 1) report.firstError = error instanceof Error ? error.message : String(error);
+        failed(error);
       }
     }
   }
+  await saveQuietStates(deps, quiet, failed);
   return report;
 }
 
-interface TargetResult {
-  event: AlertStepEvent | null;
+const STATE_BATCH = 2_000;
+
+/** Write the states of the round's targets without an event; a failed batch is written row by row. */
+async function saveQuietStates(
+  deps: EvaluateAlertsDeps,
+  rows: readonly AlertStateRow[],
+  failed: (error: unknown) => void,
+): Promise<void> {
+  for (let start = 0; start < rows.length; start += STATE_BATCH) {
+    const batch = rows.slice(start, start + STATE_BATCH);
+    try {
+      await saveAlertStates(deps.sql, batch);
+    } catch {
+      for (const row of batch) await saveAlertState(deps.prisma, row).catch(failed);
+    }
+  }
+}
+
+type TargetResult = { event: null; state: AlertStateRow } | EventResult;
+
+interface EventResult {
+  event: AlertStepEvent;
   deliveries: number;
   incidentOpened: boolean;
   incidentResolved: boolean;
@@ -183,10 +215,7 @@ async function evaluateTarget(
     evaluatedAt: now,
   };
   const event = step.event;
-  if (!event) {
-    await saveAlertState(deps.prisma, next);
-    return { event: null, deliveries: 0, incidentOpened: false, incidentResolved: false };
-  }
+  if (!event) return { event: null, state: next };
 
   const episodeStart = prev.breachSince ?? next.breachSince ?? now;
   const describe = (targetName: string, detail: string | undefined) =>
