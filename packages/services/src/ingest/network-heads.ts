@@ -6,7 +6,7 @@ import {
   type SqlClient,
 } from "@rpcpulse/db";
 import { lagAgainst, observationAnchor, projectHead, type ConsensusAnchor } from "@rpcpulse/domain";
-import { atOrBefore, freshReach, insertSorted, nearest } from "./time-lists.js";
+import { atOrBefore, freshReach, holds, insertSorted, nearest, TimeBuckets } from "./time-lists.js";
 
 /**
  * What ingest measures a node's lag against, per sample (packages/domain consensus-head.ts):
@@ -120,6 +120,8 @@ export function createNetworkHeadTracker(
   const nodes = new Map<string, Map<string, NodeObservation[]>>();
   /** Same key → nodeId → samples measured lately. */
   const measured = new Map<string, Map<string, MeasuredSample[]>>();
+  /** Same key → those samples by time, for revise() to find the ones in reach of a batch. */
+  const measuredByTime = new Map<string, TimeBuckets<{ at: number; nodeId: string; m: MeasuredSample }>>();
   let lastRefresh = -Infinity;
   let newestDecision = -Infinity;
 
@@ -241,21 +243,22 @@ export function createNetworkHeadTracker(
     return batches.map((batch, b) => {
       const samples = perBatch[b];
       if (!samples) return batch.times.map(() => null);
-      let byNode = measured.get(`${batch.organizationId}/${batch.networkId}`);
-      if (!byNode) measured.set(`${batch.organizationId}/${batch.networkId}`, (byNode = new Map()));
+      const key = `${batch.organizationId}/${batch.networkId}`;
+      let byNode = measured.get(key);
+      if (!byNode) measured.set(key, (byNode = new Map()));
       let list = byNode.get(batch.nodeId);
       if (!list) byNode.set(batch.nodeId, (list = []));
+      let byTime = measuredByTime.get(key);
+      if (!byTime) measuredByTime.set(key, (byTime = new TimeBuckets()));
       const measuredList = list;
+      const index = byTime;
       return samples.map((q, i) => {
         if (q === null) return null;
         const own = batch.heads[i]!;
         const { reference, source, t, interval } = q;
         const lag = lagAgainst(reference === null ? null : { block: reference, anchorMs: t }, t, own, interval);
-        insertSorted(
-          measuredList,
-          { at: t, storedTime: batch.times[i]!, head: own, lag, reference, source },
-          MAX_MEASURED_SAMPLES,
-        );
+        const m: MeasuredSample = { at: t, storedTime: batch.times[i]!, head: own, lag, reference, source };
+        if (insertSorted(measuredList, m, MAX_MEASURED_SAMPLES)) index.add({ at: t, nodeId: batch.nodeId, m });
         return lag;
       });
     });
@@ -279,6 +282,7 @@ export function createNetworkHeadTracker(
         else list.splice(0, keep);
       }
     }
+    for (const byTime of measuredByTime.values()) byTime.dropBefore(revisable);
   };
 
   return {
@@ -316,38 +320,29 @@ export function createNetworkHeadTracker(
         const fresh = new Set(times);
         const { from, to } = freshReach(own, fresh, maxNodeDistance);
         if (from > to) continue;
-        for (const [nodeId, list] of byNode) {
-          if (nodeId === batch.nodeId) continue;
-          // Lists are sorted by time: most nodes have nothing in reach (one comparison each).
-          if (list.length === 0 || list[list.length - 1]!.at < from || list[0]!.at > to) continue;
-          for (const m of list) {
-            if (m.at < from || m.at > to) continue;
-            const o = atOrBefore(own, m.at, maxNodeDistance);
-            if (!o || !fresh.has(o.at)) continue;
-            const projected = projectHead(o.anchor, m.at, interval);
-            if (m.reference === null || projected > m.reference) {
-              m.reference = projected;
-              m.source = batch.nodeId;
-            } else if (m.source === batch.nodeId && projected < m.reference) {
-              ({ reference: m.reference, source: m.source } = referenceAt(
-                batch.networkId,
-                key,
-                nodeId,
-                m.at,
-                interval,
-              ));
-            } else continue;
-            const lag = lagAgainst(
-              m.reference === null ? null : { block: m.reference, anchorMs: m.at },
-              m.at,
-              m.head,
-              interval,
-            );
-            if (lag === null || lag === m.lag) continue;
-            m.lag = lag;
-            corrections.set(`${nodeId}/${m.at}`, { nodeId, time: m.storedTime, lagBlocks: lag });
-          }
-        }
+        // The other nodes' samples in reach, found by time (most are measured before this batch's
+        // samples and out of reach), each checked exactly as before.
+        measuredByTime.get(key)?.forEachWithin(from, to, ({ nodeId, m }) => {
+          if (nodeId === batch.nodeId || !holds(byNode.get(nodeId), m)) return;
+          const o = atOrBefore(own, m.at, maxNodeDistance);
+          if (!o || !fresh.has(o.at)) return;
+          const projected = projectHead(o.anchor, m.at, interval);
+          if (m.reference === null || projected > m.reference) {
+            m.reference = projected;
+            m.source = batch.nodeId;
+          } else if (m.source === batch.nodeId && projected < m.reference) {
+            ({ reference: m.reference, source: m.source } = referenceAt(batch.networkId, key, nodeId, m.at, interval));
+          } else return;
+          const lag = lagAgainst(
+            m.reference === null ? null : { block: m.reference, anchorMs: m.at },
+            m.at,
+            m.head,
+            interval,
+          );
+          if (lag === null || lag === m.lag) return;
+          m.lag = lag;
+          corrections.set(`${nodeId}/${m.at}`, { nodeId, time: m.storedTime, lagBlocks: lag });
+        });
       }
       return [...corrections.values()];
     },

@@ -70,10 +70,64 @@ export function freshReach(
   return { from, to };
 }
 
-export function insertSorted<T extends { at: number }>(list: T[], item: T, max: number): void {
+/** Insert by time, keep the newest `max`; false (nothing changed) when an item of that time is there. */
+export function insertSorted<T extends { at: number }>(list: T[], item: T, max: number): boolean {
   let i = list.length;
   while (i > 0 && list[i - 1]!.at > item.at) i--;
-  if (list[i - 1]?.at === item.at) return;
+  if (list[i - 1]?.at === item.at) return false;
   list.splice(i, 0, item);
   if (list.length > max) list.splice(0, list.length - max);
+  return true;
+}
+
+/** Whether `item` itself is still in the time-sorted list (not trimmed or pruned since). */
+export function holds<T extends { at: number }>(list: readonly T[] | undefined, item: T): boolean {
+  if (!list) return false;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.at < item.at) lo = mid + 1;
+    else hi = mid;
+  }
+  return list[lo] === item;
+}
+
+/**
+ * Items filed by the second of their time, so the items within a time range are found without a
+ * scan of them all. Items are never removed one by one: the caller checks that a visited item is
+ * still current, and whole seconds are dropped with dropBefore().
+ */
+export class TimeBuckets<T extends { at: number }> {
+  private readonly buckets = new Map<number, T[]>();
+
+  add(item: T): void {
+    const b = Math.floor(item.at / 1000);
+    let list = this.buckets.get(b);
+    if (!list) this.buckets.set(b, (list = []));
+    list.push(item);
+  }
+
+  /** Visit every item added with from <= at <= to (in no particular order). */
+  forEachWithin(from: number, to: number, visit: (item: T) => void): void {
+    const first = Math.floor(from / 1000);
+    const last = Math.floor(to / 1000);
+    const inRange = (list: readonly T[]) => {
+      for (const item of list) if (item.at >= from && item.at <= to) visit(item);
+    };
+    if (last - first + 1 > this.buckets.size) {
+      for (const [b, list] of this.buckets) if (b >= first && b <= last) inRange(list);
+      return;
+    }
+    for (let b = first; b <= last; b++) {
+      const list = this.buckets.get(b);
+      if (list) inRange(list);
+    }
+  }
+
+  /** Forget the seconds wholly before `at`. */
+  dropBefore(at: number): void {
+    const keep = Math.floor(at / 1000);
+    for (const b of this.buckets.keys()) if (b < keep) this.buckets.delete(b);
+  }
 }
