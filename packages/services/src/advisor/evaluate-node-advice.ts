@@ -118,40 +118,60 @@ export async function evaluateNodeAdvice(
 
 export type NodeAdviceResult = NodeEvaluation | { nodeId: string; error: string };
 
+/** A batch's inputs, read together (readAdviceBatch); `read` is null when that read failed. */
+export interface AdviceBatch {
+  nodes: readonly AdvisorNodeRow[];
+  now: Date;
+  read: {
+    windows: Map<string, AdvisorWindow>;
+    reported: Map<string, ReportedSettingsRow>;
+    existing: Map<string, SuggestionRow[]>;
+  } | null;
+}
+
 /**
- * Evaluate several nodes now (the sweep's batch): what evaluateNodeAdvice does for each, but the
- * windows, reported settings and suggestions of the whole batch are read in one query each and the
- * cursors of the nodes evaluated are written in one statement. Each node's plan is still its own
- * transaction, and one node's failure is its own result. When a batch read fails, each node is
- * evaluated alone (so a failure stays one node's).
+ * The first half of evaluateNodesAdvice: the windows, reported settings and suggestions of the whole
+ * batch, one query each. Never rejects (a failed read leaves `read` null), so the sweep can start it
+ * ahead of the batch before it.
  */
-export async function evaluateNodesAdvice(
+export async function readAdviceBatch(
   deps: AdvisorDeps,
   input: { nodes: readonly AdvisorNodeRow[]; now: Date },
   timing: AdvisorTiming = DEFAULT_ADVISOR_TIMING,
-): Promise<NodeAdviceResult[]> {
+): Promise<AdviceBatch> {
   const { nodes, now } = input;
+  const ids = nodes.map((n) => n.id);
+  try {
+    const [windows, reported, existing] = await Promise.all([
+      loadAdvisorWindows(deps.sql, {
+        windows: nodes.map((node) => ({ nodeId: node.id, ...windowOf(node, now, timing) })),
+      }),
+      listReportedSettings(deps.sql, ids),
+      listSuggestionRowsForEvaluationByNode(deps.sql, ids),
+    ]);
+    return { nodes, now, read: { windows, reported, existing } };
+  } catch {
+    return { nodes, now, read: null };
+  }
+}
+
+/**
+ * The second half of evaluateNodesAdvice: each node's rules and plan (its own transaction), then the
+ * cursors of the nodes evaluated in one statement. After a failed batch read each node is evaluated
+ * alone (so a failure stays one node's).
+ */
+export async function applyAdviceBatch(
+  deps: AdvisorDeps,
+  batch: AdviceBatch,
+  timing: AdvisorTiming = DEFAULT_ADVISOR_TIMING,
+): Promise<NodeAdviceResult[]> {
+  const { nodes, now, read } = batch;
   const failed = (nodeId: string, error: unknown) => ({
     nodeId,
     error: error instanceof Error ? error.message : String(error),
   });
-  let read: [Map<string, AdvisorWindow>, Map<string, ReportedSettingsRow>, Map<string, SuggestionRow[]>];
-  try {
-    read = await Promise.all([
-      loadAdvisorWindows(deps.sql, {
-        windows: nodes.map((node) => ({ nodeId: node.id, ...windowOf(node, now, timing) })),
-      }),
-      listReportedSettings(
-        deps.sql,
-        nodes.map((n) => n.id),
-      ),
-      listSuggestionRowsForEvaluationByNode(
-        deps.sql,
-        nodes.map((n) => n.id),
-      ),
-    ]);
-  } catch {
-    const results: NodeAdviceResult[] = [];
+  const results: NodeAdviceResult[] = [];
+  if (!read) {
     for (const node of nodes) {
       try {
         results.push(await evaluateNodeAdvice(deps, { nodeId: node.id, node, now }, timing));
@@ -161,19 +181,22 @@ export async function evaluateNodesAdvice(
     }
     return results;
   }
-  const [windows, reported, existing] = read;
-  const results: NodeAdviceResult[] = [];
   const cursors: { nodeId: string; evaluatedUpTo: Date; evaluatedAt: Date }[] = [];
   for (const node of nodes) {
     try {
-      const window = windows.get(node.id)!;
+      const window = read.windows.get(node.id)!;
       const beacon = await loadAdvisorBeacon(deps.sql, {
         nodeId: node.id,
         family: node.apiFamily,
         from: window.from,
         to: window.to,
       });
-      const inputs = { window, reported: reported.get(node.id) ?? null, existing: existing.get(node.id) ?? [], beacon };
+      const inputs = {
+        window,
+        reported: read.reported.get(node.id) ?? null,
+        existing: read.existing.get(node.id) ?? [],
+        beacon,
+      };
       results.push(await applyNodeAdvice(deps, node, inputs, now, timing));
       cursors.push({ nodeId: node.id, evaluatedUpTo: node.latestSampleAt, evaluatedAt: now });
     } catch (error) {
@@ -189,4 +212,18 @@ export async function evaluateNodesAdvice(
     return results.map((r) => (evaluated.has(r.nodeId) ? failed(r.nodeId, error) : r));
   }
   return results;
+}
+
+/**
+ * Evaluate several nodes now (the sweep's batch): what evaluateNodeAdvice does for each, but the
+ * windows, reported settings and suggestions of the whole batch are read in one query each and the
+ * cursors of the nodes evaluated are written in one statement. Each node's plan is still its own
+ * transaction, and one node's failure is its own result.
+ */
+export async function evaluateNodesAdvice(
+  deps: AdvisorDeps,
+  input: { nodes: readonly AdvisorNodeRow[]; now: Date },
+  timing: AdvisorTiming = DEFAULT_ADVISOR_TIMING,
+): Promise<NodeAdviceResult[]> {
+  return applyAdviceBatch(deps, await readAdviceBatch(deps, input, timing), timing);
 }

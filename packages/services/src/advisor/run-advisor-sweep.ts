@@ -1,5 +1,5 @@
 import { listNodesDueForAdvice, type OrgShard } from "@rpcpulse/db";
-import { evaluateNodesAdvice, type AdvisorDeps, type AdvisorTiming } from "./evaluate-node-advice.js";
+import { applyAdviceBatch, readAdviceBatch, type AdvisorDeps, type AdvisorTiming } from "./evaluate-node-advice.js";
 import {
   verifyAppliedSuggestions,
   type VerificationOutcome,
@@ -47,9 +47,15 @@ export async function runAdvisorSweep(
     verification: { checked: 0, verified: 0, notEffective: 0, insufficient: 0 },
     durationMs: 0,
   };
-  for (let start = 0; start < due.length; start += EVALUATION_BATCH) {
-    const batch = due.slice(start, start + EVALUATION_BATCH);
-    for (const r of await evaluateNodesAdvice(deps, { nodes: batch, now: input.now }, settings)) {
+  // Each batch's reads are started before the batch ahead of it is evaluated, so PostgreSQL reads the
+  // next windows while the rules run over these.
+  const read = (start: number) =>
+    readAdviceBatch(deps, { nodes: due.slice(start, start + EVALUATION_BATCH), now: input.now }, settings);
+  let next = due.length > 0 ? read(0) : null;
+  for (let start = 0; next; start += EVALUATION_BATCH) {
+    const batch = await next;
+    next = start + EVALUATION_BATCH < due.length ? read(start + EVALUATION_BATCH) : null;
+    for (const r of await applyAdviceBatch(deps, batch, settings)) {
       if ("error" in r) {
         report.failed.push(r);
         continue;

@@ -98,16 +98,16 @@ export async function evaluateAlerts(
     errors: 0,
   };
   if (rules.length === 0) return report;
-  const { byRule } = await collectAlertTargets(deps, rules, now);
-  const states = new Map(
-    (
-      await listAlertStatesForRules(
-        deps.prisma,
-        rules.map((r) => r.id),
-      )
-    ).map((s) => [`${s.ruleId}|${s.targetKey}`, s]),
-  );
-  const orgs = await listOrganizationNames(deps.prisma, [...new Set(rules.map((r) => r.organizationId))]);
+  // The round's three reads depend on the rules only: issued together.
+  const [{ byRule }, stateRows, orgs] = await Promise.all([
+    collectAlertTargets(deps, rules, now),
+    listAlertStatesForRules(
+      deps.prisma,
+      rules.map((r) => r.id),
+    ),
+    listOrganizationNames(deps.prisma, [...new Set(rules.map((r) => r.organizationId))]),
+  ]);
+  const states = new Map(stateRows.map((s) => [`${s.ruleId}|${s.targetKey}`, s]));
   const failed = (error: unknown) => {
     // One broken target must not stop the round; the next round retries it.
     report.errors++;
