@@ -70,8 +70,16 @@ export interface IngestRedis {
 
 const SEEN_TTL_MS = 7 * 86_400_000;
 
-export function createIngestRedis(target: QueueTarget, options: IngestRedisOptions): IngestRedis {
-  const redis = target.connection as ScriptedRedis;
+/**
+ * `target` holds the queue; `commands` runs the per-request commands (token bucket, dedupe set):
+ * best a connection other than the queue's, with only these two scripts defined (see start-ingest.ts).
+ */
+export function createIngestRedis(
+  target: QueueTarget,
+  commands: RedisConnection,
+  options: IngestRedisOptions,
+): IngestRedis {
+  const redis = commands as ScriptedRedis;
   if (typeof redis.rpcpulseTakeToken !== "function") {
     redis.defineCommand("rpcpulseTakeToken", { numberOfKeys: 1, lua: TAKE_TOKEN_LUA });
     redis.defineCommand("rpcpulseMarkSeen", { numberOfKeys: 1, lua: MARK_SEEN_LUA });
