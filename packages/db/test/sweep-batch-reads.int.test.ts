@@ -8,6 +8,7 @@ import {
   getReportedSettings,
   insertNodeSamples,
   insertRemoteIps,
+  listAlertStatesForRules,
   listNodeSuggestionRowsForEvaluation,
   listReportedSettings,
   listSuggestionRowsForEvaluationByNode,
@@ -207,6 +208,11 @@ describe("batched sweep reads and writes match their one-at-a-time twins", () =>
 
     for (const round of rounds) await saveAlertStates(db.sql, round);
     assert.equal((await readStates()).length, rules.length * nodes.length);
+    const listed = await listAlertStatesForRules(db.sql, rules);
+    const byKey = (a: AlertStateRow, b: AlertStateRow) =>
+      a.ruleId.localeCompare(b.ruleId) || a.targetKey.localeCompare(b.targetKey);
+    assert.deepEqual([...listed].sort(byKey), [...(await readStates())].sort(byKey));
+    assert.deepEqual(await listAlertStatesForRules(db.sql, []), []);
     await deleteAlertStatesOutside(db.sql, { ruleIds: rules, keep });
     assert.deepEqual(await readStates(), single);
     assert.equal(single.length, keep.length);

@@ -190,7 +190,11 @@ export async function listNodeIdsByOrganization(
     select: { id: true, organizationId: true },
   });
   const map = new Map<string, string[]>();
-  for (const r of rows) map.set(r.organizationId, [...(map.get(r.organizationId) ?? []), r.id]);
+  for (const r of rows) {
+    const ids = map.get(r.organizationId);
+    if (ids) ids.push(r.id);
+    else map.set(r.organizationId, [r.id]);
+  }
   return map;
 }
 

@@ -1,5 +1,7 @@
 import type { Prisma, PrismaClient } from "../client.js";
+import { z } from "zod";
 import type { SqlClient } from "../sql-client.js";
+import { dbDate, dbNumber } from "../timeseries/row-values.js";
 
 export type AlertStatusValue = "ok" | "pending" | "degraded" | "firing";
 
@@ -21,12 +23,53 @@ export interface AlertStateRow {
   evaluatedAt: Date;
 }
 
-export async function listAlertStatesForRules(
-  prisma: PrismaClient,
-  ruleIds: readonly string[],
-): Promise<AlertStateRow[]> {
+const StateRow = z.object({
+  rule_id: z.string(),
+  target_key: z.string(),
+  organization_id: z.string(),
+  target_name: z.string(),
+  status: z.enum(["ok", "pending", "degraded", "firing"]),
+  since: dbDate,
+  breach_since: dbDate.nullable(),
+  firing_since: dbDate.nullable(),
+  clear_since: dbDate.nullable(),
+  last_value: dbNumber.nullable(),
+  summary: z.string(),
+  last_notified_at: dbDate.nullable(),
+  dedup_key: z.string().nullable(),
+  silenced: z.boolean(),
+  evaluated_at: dbDate,
+});
+
+/** The states of the given rules (the evaluation round's starting point); plain SQL, one query. */
+export async function listAlertStatesForRules(sql: SqlClient, ruleIds: readonly string[]): Promise<AlertStateRow[]> {
   if (ruleIds.length === 0) return [];
-  return prisma.alertState.findMany({ where: { ruleId: { in: [...ruleIds] } } });
+  const { rows } = await sql.query(
+    `SELECT rule_id, target_key, organization_id, target_name, status::text AS status, since, breach_since,
+            firing_since, clear_since, last_value, summary, last_notified_at, dedup_key, silenced, evaluated_at
+     FROM alert_states WHERE rule_id = ANY($1::uuid[])`,
+    [ruleIds],
+  );
+  return rows.map((raw) => {
+    const r = StateRow.parse(raw);
+    return {
+      ruleId: r.rule_id,
+      targetKey: r.target_key,
+      organizationId: r.organization_id,
+      targetName: r.target_name,
+      status: r.status,
+      since: r.since,
+      breachSince: r.breach_since,
+      firingSince: r.firing_since,
+      clearSince: r.clear_since,
+      lastValue: r.last_value,
+      summary: r.summary,
+      lastNotifiedAt: r.last_notified_at,
+      dedupKey: r.dedup_key,
+      silenced: r.silenced,
+      evaluatedAt: r.evaluated_at,
+    };
+  });
 }
 
 export async function saveAlertState(db: PrismaClient | Prisma.TransactionClient, row: AlertStateRow): Promise<void> {

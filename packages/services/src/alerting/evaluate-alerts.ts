@@ -102,7 +102,7 @@ export async function evaluateAlerts(
   const [{ byRule }, stateRows, orgs] = await Promise.all([
     collectAlertTargets(deps, rules, now),
     listAlertStatesForRules(
-      deps.prisma,
+      deps.sql,
       rules.map((r) => r.id),
     ),
     listOrganizationNames(deps.prisma, [...new Set(rules.map((r) => r.organizationId))]),
