@@ -110,6 +110,8 @@ export async function collectAlertTargets(
   const byRule = new Map<string, AlertTarget[]>();
   for (const rule of nodeRules) {
     const type = rule.type as AlertRuleType;
+    // The rule's latency series, looked up at its first measured node (once, not per node).
+    let latencyOfRule: { series: ReturnType<typeof latency.get> } | null = null;
     const targets: AlertTarget[] = [];
     for (const id of nodeIdsOf(rule)) {
       const node: NodeAlertSnapshot | undefined = snapshots.get(id);
@@ -118,7 +120,7 @@ export async function collectAlertTargets(
         type,
         node,
         {
-          latencyP95: latency.get(windowOf(rule))?.get(id),
+          latencyP95: (latencyOfRule ??= { series: latency.get(windowOf(rule)) }).series?.get(id),
           topRemoteIp: topIps.get(id),
           suggestions: suggestions.get(id),
           finality: finality.get(id),

@@ -122,11 +122,19 @@ export async function evaluateAlerts(
   // States without an event are written together after the loop (an event's state is written with it).
   const quiet: AlertStateRow[] = [];
   for (const rule of rules) {
+    // The rule's thresholds are parsed once for all its targets (a bad rule fails each target, as before).
+    let spec: EvaluatorRule | { invalid: unknown };
+    try {
+      spec = evaluatorRule(rule);
+    } catch (error) {
+      spec = { invalid: error };
+    }
     for (const target of byRule.get(rule.id) ?? []) {
       report.targets++;
       try {
+        if ("invalid" in spec) throw spec.invalid;
         const prevRow = states.get(`${rule.id}|${target.key}`);
-        const result = await evaluateTarget(deps, rule, target, prevRow, now, orgs.get(rule.organizationId));
+        const result = await evaluateTarget(deps, rule, spec, target, prevRow, now, orgs.get(rule.organizationId));
         if (!result.event) {
           quiet.push(result.state);
           continue;
@@ -175,12 +183,12 @@ interface EventResult {
 async function evaluateTarget(
   deps: EvaluateAlertsDeps,
   rule: AlertRuleRow,
+  spec: EvaluatorRule,
   target: AlertTarget,
   prevRow: AlertStateRow | undefined,
   now: Date,
   org: { name: string; slug: string } | undefined,
 ): Promise<TargetResult> {
-  const spec = evaluatorRule(rule);
   const type = rule.type as AlertRuleType;
   const prev = toSnapshot(prevRow, now);
   const ctx = { inMaintenance: false, keyPrefix: `${rule.id}:${target.key}` };
