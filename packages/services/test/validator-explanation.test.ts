@@ -86,6 +86,8 @@ test("an offline report without trouble says so; a substrate head 2 blocks old i
   assert.deepEqual(x.suspects, []);
   assert.match(x.summary, /no node of yours on Polkadot shows trouble/);
   assert.equal(x.backup, null, "the key holder is healthy: nothing to move");
+  const silent = explainValidatorTrouble([node("dot-validator", { samples: 0 })], base);
+  assert.match(silent?.summary ?? "", /no substrate node of yours on Polkadot reported telemetry/);
 });
 
 test("keys no node holds: the evidence and a rotation on a synced node even without trouble", () => {

@@ -115,11 +115,15 @@ export function explainValidatorTrouble(
   const healthy = findSyncedNode(substrate, suspects, (n) => n.name !== input.keysNode);
   const backup = healthy && needsMove ? { node: healthy.name, howTo: rotateHowTo(healthy.name, input.account) } : null;
   const event = describeEvent(input.trigger);
+  const reporting = substrate.some((n) => n.samples > 0);
   const cause =
     suspects.length > 0
       ? `${event}: it coincides with ${describeTrouble(troubled)}.`
-      : `${event}: no node of yours on ${input.networkName} shows trouble over the session before it (or none reports telemetry); ` +
-        `check that the validator process runs with its session keys and reaches its peers.`;
+      : !reporting
+        ? `${event}: no substrate node of yours on ${input.networkName} reported telemetry over the session before it; ` +
+          `run the agent beside the validator to see its lag, peers and memory when it happens.`
+        : `${event}: no node of yours on ${input.networkName} shows trouble over the session before it (or none reports telemetry); ` +
+          `check that the validator process runs with its session keys and reaches its peers.`;
   const keysLine = keys.held === false ? ` ${keys.evidence}` : "";
   return {
     trigger: input.trigger.kind,
