@@ -103,5 +103,23 @@ test.describe("consensus client", () => {
     await expect(line).toContainText("CL teku:");
     await expect(line).toContainText(/⚠ \d+ slots/);
     await context.close();
+
+    // A public status page lists the consensus client beside the node: its version and how far behind.
+    const statusSlug = `cl-${slug}`.slice(0, 60);
+    const sp = await owner.api.post(`/api/orgs/${orgId}/status-pages`, {
+      data: { slug: statusSlug, title: "Our consensus client", isPublic: true },
+    });
+    expect(sp.status()).toBe(201);
+    const { id: pageId } = (await sp.json()) as { id: string };
+    const component = await owner.api.post(`/api/orgs/${orgId}/status-pages/${pageId}/components`, {
+      data: { ref: `consensus_client:${body.node.id}` },
+    });
+    expect(component.status()).toBe(201);
+    const visitor = await browser.newContext();
+    const pub = await visitor.newPage();
+    await pub.goto(`/status/${statusSlug}`);
+    await expect(pub.getByTestId("consensus-facts")).toContainText(/slots behind · teku v25\.6\.0/);
+    await pub.screenshot({ path: test.info().outputPath("consensus-status-page.png"), fullPage: true });
+    await visitor.close();
   });
 });

@@ -138,6 +138,10 @@ test.describe("validators", () => {
     await page.goto(`/app/o/${slug}`);
     await expect(card()).toContainText("Reported offline 1 time(s) in the last 24 h.");
     await expect(card().getByTestId("last-offline")).toContainText(`block #${reportAtBlock}`);
+    // The advisor explains the report against the organization's nodes and the session keys' holder.
+    await expect(card().getByTestId("validator-explanation")).toContainText(
+      `Reported offline in block #${reportAtBlock}`,
+    );
     await page.screenshot({ path: test.info().outputPath("validator-card.png"), fullPage: true });
     await context.close();
 
