@@ -9,7 +9,9 @@ import {
   insertNodeSamples,
   insertRemoteIps,
   listAlertStatesForRules,
+  listNodeIdsByOrganization,
   listNodeSuggestionRowsForEvaluation,
+  listOrganizationNames,
   listReportedSettings,
   listSuggestionRowsForEvaluationByNode,
   loadAdvisorWindow,
@@ -132,6 +134,17 @@ describe("batched sweep reads and writes match their one-at-a-time twins", () =>
         byFingerprint(await listNodeSuggestionRowsForEvaluation(db.prisma, id)),
       );
     }
+  });
+
+  test("alert round reads: node ids and names of organizations", async () => {
+    const byOrg = await listNodeIdsByOrganization(db.sql, [ORG, "org-without-nodes"]);
+    assert.deepEqual([...byOrg.keys()], [ORG]);
+    assert.deepEqual([...byOrg.get(ORG)!].sort(), [...nodes].sort());
+    assert.equal((await listNodeIdsByOrganization(db.sql, [])).size, 0);
+    assert.deepEqual(
+      [...(await listOrganizationNames(db.sql, [ORG, "org-missing"]))],
+      [[ORG, { name: ORG, slug: ORG }]],
+    );
   });
 
   test("advisor cursors: one statement, never moved back", async () => {

@@ -1,4 +1,5 @@
 import { type Prisma, type PrismaClient } from "../client.js";
+import type { SqlClient } from "../sql-client.js";
 
 /** Alert rules and their channel routing. Every org-scoped call names the organization. */
 
@@ -180,34 +181,36 @@ export async function deleteAlertRuleRow(
   return result.count === 1;
 }
 
-/** Node ids of each organization (rules targeting all nodes of an org). */
+/** Node ids of each organization (rules targeting all nodes of an org); plain SQL, one query. */
 export async function listNodeIdsByOrganization(
-  prisma: PrismaClient,
+  sql: SqlClient,
   organizationIds: readonly string[],
 ): Promise<Map<string, string[]>> {
-  const rows = await prisma.node.findMany({
-    where: { organizationId: { in: [...organizationIds] } },
-    select: { id: true, organizationId: true },
-  });
   const map = new Map<string, string[]>();
-  for (const r of rows) {
-    const ids = map.get(r.organizationId);
+  if (organizationIds.length === 0) return map;
+  const { rows } = await sql.query("SELECT id, organization_id FROM nodes WHERE organization_id = ANY($1::text[])", [
+    organizationIds,
+  ]);
+  for (const r of rows as { id: string; organization_id: string }[]) {
+    const ids = map.get(r.organization_id);
     if (ids) ids.push(r.id);
-    else map.set(r.organizationId, [r.id]);
+    else map.set(r.organization_id, [r.id]);
   }
   return map;
 }
 
-/** Name and slug of organizations (notification text and links). */
+/** Name and slug of organizations (notification text and links); plain SQL, one query. */
 export async function listOrganizationNames(
-  prisma: PrismaClient,
+  sql: SqlClient,
   organizationIds: readonly string[],
 ): Promise<Map<string, { name: string; slug: string }>> {
-  const rows = await prisma.organization.findMany({
-    where: { id: { in: [...organizationIds] } },
-    select: { id: true, name: true, slug: true },
-  });
-  return new Map(rows.map((r) => [r.id, { name: r.name, slug: r.slug }]));
+  if (organizationIds.length === 0) return new Map();
+  const { rows } = await sql.query("SELECT id, name, slug FROM organizations WHERE id = ANY($1::text[])", [
+    organizationIds,
+  ]);
+  return new Map(
+    (rows as { id: string; name: string; slug: string }[]).map((r) => [r.id, { name: r.name, slug: r.slug }]),
+  );
 }
 
 /** Whether a public endpoint with this id is in the directory (any organization may watch it). */

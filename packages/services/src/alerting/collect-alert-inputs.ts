@@ -62,7 +62,7 @@ export async function collectAlertTargets(
   now: Date,
 ): Promise<CollectedTargets> {
   const orgWide = [...new Set(rules.filter((r) => r.targetKind === "org_nodes").map((r) => r.organizationId))];
-  const orgNodes = await listNodeIdsByOrganization(deps.prisma, orgWide);
+  const orgNodes = await listNodeIdsByOrganization(deps.sql, orgWide);
   const nodeIdsOf = (r: AlertRuleRow): string[] =>
     r.targetKind === "org_nodes"
       ? (orgNodes.get(r.organizationId) ?? [])

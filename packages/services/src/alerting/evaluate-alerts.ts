@@ -105,7 +105,7 @@ export async function evaluateAlerts(
       deps.sql,
       rules.map((r) => r.id),
     ),
-    listOrganizationNames(deps.prisma, [...new Set(rules.map((r) => r.organizationId))]),
+    listOrganizationNames(deps.sql, [...new Set(rules.map((r) => r.organizationId))]),
   ]);
   const states = new Map(stateRows.map((s) => [`${s.ruleId}|${s.targetKey}`, s]));
   const failed = (error: unknown) => {
