@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { SqlClient } from "../sql-client.js";
-import { NodeSampleRow } from "../timeseries/node-samples.js";
+import { NodeSampleRow, toNodeSampleRow } from "../timeseries/node-samples.js";
 import { dbDate, dbNumber } from "../timeseries/row-values.js";
 
 /**
@@ -105,7 +105,7 @@ export async function loadAdvisorWindows(
     windows[0]!.maxSamples,
   ]);
   for (const raw of rows) {
-    const sample = NodeSampleRow.parse(raw);
+    const sample = toNodeSampleRow(raw as Record<string, unknown>);
     out.get(sample.nodeId)?.samples.push(sample);
   }
   // Remote IPs only for the samples kept, as loadAdvisorWindow does.
