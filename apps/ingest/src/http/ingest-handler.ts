@@ -10,7 +10,7 @@ import type { IngestRedis } from "../redis/ingest-redis.js";
 import type { QueueLoadGate } from "../redis/queue-load-gate.js";
 import type { AddressLimiter } from "./address-limiter.js";
 import type { ClientAddressOf } from "./client-address.js";
-import { bodyEncodingOf, bodyText, checkDeclaredLength, readRequestBody, type BodyLimits } from "./read-body.js";
+import { bodyEncodingOf, checkDeclaredLength, readRequestBody, type BodyLimits } from "./read-body.js";
 
 /**
  * POST /v1/ingest — the adapter: authenticate, rate-limit, read and validate the body, call
@@ -159,7 +159,7 @@ export function createIngestHandler(deps: IngestHandlerDeps) {
       bodyRead = true;
       let parsed: unknown;
       try {
-        parsed = JSON.parse(bodyText(raw));
+        parsed = JSON.parse(raw.toString("utf8"));
       } catch {
         throw new AppError("VALIDATION", "Body is not valid JSON.", { details: { reason: "invalid_json" } });
       }

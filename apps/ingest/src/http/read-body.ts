@@ -1,5 +1,4 @@
 import type { IncomingMessage } from "node:http";
-import { isAscii } from "node:buffer";
 import { gunzipSync } from "node:zlib";
 import { AppError } from "@rpcpulse/config";
 
@@ -31,16 +30,6 @@ export function checkDeclaredLength(req: IncomingMessage, limits: BodyLimits): v
   if (declared !== undefined && Number(declared) > limits.maxBodyBytes) {
     throw tooLarge(`Body larger than ${limits.maxBodyBytes} bytes.`, limits.maxBodyBytes);
   }
-}
-
-/**
- * The body as text for JSON.parse, decoded as UTF-8. Agent bodies are ASCII in practice (keys,
- * numbers, timestamps, addresses): such a body becomes a one-byte string by a plain copy (latin1
- * maps each ASCII byte to the same character UTF-8 does), cheaper than UTF-8 decoding; any other
- * body is decoded as UTF-8.
- */
-export function bodyText(raw: Buffer): string {
-  return isAscii(raw) ? raw.toString("latin1") : raw.toString("utf8");
 }
 
 /** Output buffer per inflate step: a 600 KB batch inflates in a few steps instead of 37 of 16 KB. */
