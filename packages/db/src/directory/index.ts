@@ -9,3 +9,4 @@ export * from "./network-observations.js";
 export * from "./endpoint-freshness.js";
 export * from "./probe-rank-rollups.js";
 export * from "./probe-regions.js";
+export * from "./probe-rank-windows.js";

@@ -1,8 +1,6 @@
 import { z } from "zod";
-import type { SqlPool } from "../sql-pool.js";
-import { withTransaction, type SqlClient } from "../sql-client.js";
+import type { SqlClient } from "../sql-client.js";
 import { dbNumber } from "../timeseries/row-values.js";
-import { VANTAGE_ORGANIZATION } from "./probe-samples.js";
 
 /**
  * Ranking rollups (migration 0019): per endpoint, vantage point and bucket, what the ranking needs
@@ -14,8 +12,8 @@ import { VANTAGE_ORGANIZATION } from "./probe-samples.js";
 export const RANK_TTFB_BUCKETS = 64;
 export const RANK_LAG_BUCKETS = 16;
 const pad = (i: number) => String(i).padStart(2, "0");
-const TTFB_COLS = Array.from({ length: RANK_TTFB_BUCKETS }, (_, i) => `ttfb_${pad(i)}`);
-const LAG_COLS = Array.from({ length: RANK_LAG_BUCKETS }, (_, i) => `lag_${pad(i)}`);
+export const TTFB_COLS = Array.from({ length: RANK_TTFB_BUCKETS }, (_, i) => `ttfb_${pad(i)}`);
+export const LAG_COLS = Array.from({ length: RANK_LAG_BUCKETS }, (_, i) => `lag_${pad(i)}`);
 const COUNT_COLS = [
   "probes",
   "ok",
@@ -34,7 +32,7 @@ const COUNT_COLS = [
   "head_regressions",
 ] as const;
 const SUM_COLS = ["ttfb_sum", "lag_sum"] as const;
-const ALL_COLS = [...COUNT_COLS, ...SUM_COLS, ...TTFB_COLS, ...LAG_COLS];
+export const ALL_COLS = [...COUNT_COLS, ...SUM_COLS, ...TTFB_COLS, ...LAG_COLS];
 
 const count = z.number().int().min(0).max(2_147_483_647);
 export const ProbeRankBucket = z.object({
@@ -172,152 +170,6 @@ export async function pruneProbeRankRollups(
   await sql.query(`DELETE FROM probe_rank_5m WHERE bucket < $1`, [params.fiveMinBefore]);
   await sql.query(`DELETE FROM probe_rank_1h WHERE bucket < $1`, [params.hourBefore]);
   await sql.query(`DELETE FROM probe_rank_1d WHERE bucket < $1`, [params.hourBefore]);
-}
-
-const SumsRow = z.object({
-  endpoint_id: z.string(),
-  vantage_point_id: z.string(),
-  region: z.string(),
-  kind: z.enum(["server", "agent"]),
-  organization_id: z.string().nullable(),
-  counts: z.array(dbNumber),
-});
-
-/**
- * SumsRow without a schema pass over every one of the 97 sums of every row (tens of thousands of rows
- * per round): float8[] arrives as numbers; a row of another shape still goes through the schema.
- */
-function toSumsRow(raw: unknown): z.output<typeof SumsRow> {
-  const r = raw as Record<string, unknown>;
-  const counts = r.counts;
-  const fits =
-    typeof r.endpoint_id === "string" &&
-    typeof r.vantage_point_id === "string" &&
-    typeof r.region === "string" &&
-    (r.kind === "server" || r.kind === "agent") &&
-    (r.organization_id === null || typeof r.organization_id === "string") &&
-    Array.isArray(counts) &&
-    counts.length === ALL_COLS.length &&
-    counts.every((x) => typeof x === "number" && Number.isFinite(x));
-  return fits ? (raw as z.output<typeof SumsRow>) : SumsRow.parse(raw);
-}
-
-/** The rollup rows of one window: days [dayFrom, dayTo), hours [hourFrom, hourTo) outside those days, 5-minute buckets [fiveFrom, fiveTo). */
-export interface ProbeRankWindowParts {
-  endpointIds: readonly string[];
-  hourFrom: Date;
-  hourTo: Date;
-  fiveFrom: Date;
-  fiveTo: Date;
-  /** Whole days inside [hourFrom, hourTo) read from probe_rank_1d; omitted: none. */
-  dayFrom?: Date;
-  dayTo?: Date;
-}
-
-/**
- * Sums per (endpoint, vantage point) of the days [dayFrom, dayTo), the hours of [hourFrom, hourTo)
- * outside those days and the 5-minute buckets [fiveFrom, fiveTo): one window of the ranking without
- * its raw tail. Rows are summed in SQL, so a 7-day window of 3,000 endpoints × 3 vantage points
- * returns 9,000 rows (from about 6 days + 24 hours of rollup rows each, not 168 hours).
- */
-export async function sumProbeRankWindow(sql: SqlClient, params: ProbeRankWindowParts): Promise<ProbeRankSums[]> {
-  return (await sumProbeRankWindowsOn(sql, [params]))[0] ?? [];
-}
-
-/**
- * sumProbeRankWindow for several windows in one read-only transaction on one session of the pool
- * (every window from the same snapshot), with memory for the 97-column hash aggregate of about 10,000
- * groups (at the default 4 MB it spills to disk) and without JIT (compiling the 97 sums took longer
- * than running them: 1.2-1.5 s of a 2.7 s 7-day sum at 3,000 endpoints).
- */
-export async function sumProbeRankWindows(
-  pool: SqlPool,
-  windows: readonly ProbeRankWindowParts[],
-): Promise<ProbeRankSums[][]> {
-  const client = await pool.connect();
-  try {
-    return await withTransaction(client, async () => {
-      await client.query("SET TRANSACTION READ ONLY");
-      await client.query("SET LOCAL work_mem = '64MB'");
-      await client.query("SET LOCAL jit = off");
-      return sumProbeRankWindowsOn(client, windows);
-    });
-  } finally {
-    client.release();
-  }
-}
-
-async function sumProbeRankWindowsOn(
-  sql: SqlClient,
-  windows: readonly ProbeRankWindowParts[],
-): Promise<ProbeRankSums[][]> {
-  const out: ProbeRankSums[][] = [];
-  for (const w of windows) out.push(await sumOneWindow(sql, w));
-  return out;
-}
-
-async function sumOneWindow(sql: SqlClient, params: ProbeRankWindowParts): Promise<ProbeRankSums[]> {
-  if (params.endpointIds.length === 0) return [];
-  const cols = ALL_COLS.join(", ");
-  // Hours [hourFrom, dayFrom) and [dayTo, hourTo) around the days; without days, all of them.
-  const dayFrom = params.dayFrom ?? params.hourTo;
-  const dayTo = params.dayTo ?? params.hourTo;
-  const { rows } = await sql.query(
-    `WITH parts AS (
-       SELECT endpoint_id, vantage_point_id, ${cols} FROM probe_rank_1h
-       WHERE endpoint_id = ANY($1::uuid[]) AND bucket >= $2 AND bucket < $6
-       UNION ALL
-       SELECT endpoint_id, vantage_point_id, ${cols} FROM probe_rank_1h
-       WHERE endpoint_id = ANY($1::uuid[]) AND bucket >= $7 AND bucket < $3
-       UNION ALL
-       SELECT endpoint_id, vantage_point_id, ${cols} FROM probe_rank_1d
-       WHERE endpoint_id = ANY($1::uuid[]) AND bucket >= $6 AND bucket < $7
-       UNION ALL
-       SELECT endpoint_id, vantage_point_id, ${cols} FROM probe_rank_5m
-       WHERE endpoint_id = ANY($1::uuid[]) AND bucket >= $4 AND bucket < $5),
-     sums AS (
-       SELECT endpoint_id, vantage_point_id,
-         ARRAY[${ALL_COLS.map((c) => `sum(${c})`).join(", ")}]::float8[] AS counts
-       FROM parts GROUP BY endpoint_id, vantage_point_id)
-     SELECT s.endpoint_id, s.vantage_point_id, v.region, v.kind::text AS kind,
-       ${VANTAGE_ORGANIZATION} AS organization_id, s.counts
-     FROM sums s JOIN vantage_points v ON v.id = s.vantage_point_id`,
-    [[...params.endpointIds], params.hourFrom, params.hourTo, params.fiveFrom, params.fiveTo, dayFrom, dayTo],
-  );
-  return rows.map((raw) => {
-    const r = toSumsRow(raw);
-    const v = (c: string) => r.counts[ALL_COLS.indexOf(c)] ?? 0;
-    const ttfbAt = ALL_COLS.indexOf(TTFB_COLS[0] as string);
-    const lagAt = ALL_COLS.indexOf(LAG_COLS[0] as string);
-    return {
-      endpointId: r.endpoint_id,
-      vantagePointId: r.vantage_point_id,
-      region: r.region,
-      kind: r.kind,
-      organizationId: r.organization_id,
-      probes: v("probes"),
-      ok: v("ok"),
-      answered: v("answered"),
-      answeredError: v("answered_error"),
-      rateLimited: v("rate_limited"),
-      errors: {
-        timeout: v("err_timeout"),
-        connect: v("err_connect"),
-        http: v("err_http"),
-        rpc: v("err_rpc"),
-        other: v("err_other"),
-      },
-      ttfbN: v("ttfb_n"),
-      ttfbSum: v("ttfb_sum"),
-      lagN: v("lag_n"),
-      lagSum: v("lag_sum"),
-      lagging: v("lagging"),
-      stale: v("stale"),
-      headRegressions: v("head_regressions"),
-      ttfb: r.counts.slice(ttfbAt, ttfbAt + RANK_TTFB_BUCKETS),
-      lag: r.counts.slice(lagAt, lagAt + RANK_LAG_BUCKETS),
-    };
-  });
 }
 
 /** Oldest late-stored probe per endpoint (probe_rank_dirty), to re-measure from. */

@@ -245,7 +245,11 @@ export async function rankDirectory(
   const quorum = { share: options.regionQuorumShare ?? DEFAULT_REGION_QUORUM_SHARE, roundMs };
   const endpoints = await listDirectoryEndpoints(deps.pool, options.networks ? { networks: options.networks } : {});
   const byNetwork = new Map<string, DirectoryEndpoint[]>();
-  for (const e of endpoints) byNetwork.set(e.network, [...(byNetwork.get(e.network) ?? []), e]);
+  for (const e of endpoints) {
+    const list = byNetwork.get(e.network);
+    if (list) list.push(e);
+    else byNetwork.set(e.network, [e]);
+  }
 
   let snapshots = 0;
   const timings = { rollupMs: 0, windowsMs: 0, scoreMs: 0 };
