@@ -130,17 +130,25 @@ export function ipBytes(ip: string): Buffer {
   return Buffer.from(v4);
 }
 
+/** Four dot-separated decimal parts of 1-3 digits, each at most 255; one pass, no split or regex (one per remote-IP row). */
 function ipv4Parts(ip: string): number[] | undefined {
-  const parts = ip.split(".");
-  if (parts.length !== 4) return undefined;
   const out: number[] = [];
-  for (const p of parts) {
-    if (!/^\d{1,3}$/.test(p)) return undefined;
-    const n = Number(p);
-    if (n > 255) return undefined;
-    out.push(n);
+  let value = 0;
+  let digits = 0;
+  for (let i = 0; i <= ip.length; i++) {
+    // A '.' after the last character closes the last part.
+    const c = i < ip.length ? ip.charCodeAt(i) : 46;
+    if (c >= 48 && c <= 57) {
+      if (++digits > 3) return undefined;
+      value = value * 10 + (c - 48);
+    } else if (c === 46) {
+      if (digits === 0 || value > 255 || out.length === 4) return undefined;
+      out.push(value);
+      value = 0;
+      digits = 0;
+    } else return undefined;
   }
-  return out;
+  return out.length === 4 ? out : undefined;
 }
 
 function ipv6Bytes(ip: string): Buffer {
