@@ -56,33 +56,32 @@ async function writeRankingRows(
     .map((c) => c.trim())
     .map((c) => `${c} = excluded.${c}`)
     .join(", ");
+  // The rows as one JSON document (one JSON.stringify; no array literal of escaped JSON strings per column).
+  const rows = JSON.stringify(
+    parsed.map((r) => ({
+      endpoint_id: r.endpointId,
+      rank: r.rank,
+      score: r.score,
+      status: r.status,
+      samples: r.samples,
+      ok_samples: r.okSamples,
+      p50_ms: r.p50Ms,
+      p95_ms: r.p95Ms,
+      lag_blocks: r.lagBlocks,
+      availability: r.availability,
+      head_regressions: r.headRegressions,
+      components: r.components,
+    })),
+  );
   await sql.query(
     `INSERT INTO endpoint_rankings (network, "window", region, endpoint_id, ${RANKING_COLUMNS})
      SELECT $1, $2, $3, t.endpoint_id, t.rank, t.score, t.status, t.samples, t.ok_samples, t.p50_ms, t.p95_ms,
-       t.lag_blocks, t.availability, t.head_regressions, t.components, $15::timestamptz
-     FROM unnest($4::uuid[], $5::int[], $6::float8[], $7::text[], $8::int[], $9::int[], $10::float8[],
-       $11::float8[], $12::float8[], $13::float8[], $14::int[], $16::jsonb[])
-       AS t(endpoint_id, rank, score, status, samples, ok_samples, p50_ms, p95_ms, lag_blocks, availability,
-            head_regressions, components)
+       t.lag_blocks, t.availability, t.head_regressions, t.components, $5::timestamptz
+     FROM json_to_recordset($4::json)
+       AS t(endpoint_id uuid, rank int, score float8, status text, samples int, ok_samples int, p50_ms float8,
+            p95_ms float8, lag_blocks float8, availability float8, head_regressions int, components jsonb)
      ON CONFLICT (network, "window", region, endpoint_id) DO UPDATE SET ${set}`,
-    [
-      k.network,
-      k.window,
-      k.region,
-      ids,
-      parsed.map((r) => r.rank),
-      parsed.map((r) => r.score),
-      parsed.map((r) => r.status),
-      parsed.map((r) => r.samples),
-      parsed.map((r) => r.okSamples),
-      parsed.map((r) => r.p50Ms),
-      parsed.map((r) => r.p95Ms),
-      parsed.map((r) => r.lagBlocks),
-      parsed.map((r) => r.availability),
-      parsed.map((r) => r.headRegressions),
-      updatedAt,
-      parsed.map((r) => JSON.stringify(r.components)),
-    ],
+    [k.network, k.window, k.region, rows, updatedAt],
   );
 }
 
