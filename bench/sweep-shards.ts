@@ -6,6 +6,7 @@
  *
  *   npx tsx bench/sweep-shards.ts [--nodes 10000] [--orgs 500] [--shards 8] [--samples 6] [--workers 1,2]
  *     [--cpu-prof DIR]  (V8 CPU profiles of the worker processes into DIR/<n>w/, for chrome devtools)
+ *     [--timeline]      (each shard job's start and end)
  *
  * A bench database (template clone) gets the organizations, their nodes with --samples 10 s samples
  * each (the advisor evaluates nodes with new samples) and one lag rule per organization over all its
@@ -34,6 +35,7 @@ const { values } = parseArgs({
     samples: { type: "string", default: "6" },
     workers: { type: "string", default: "1,2" },
     "cpu-prof": { type: "string" },
+    timeline: { type: "boolean", default: false },
   },
 });
 const NODES = Number(values.nodes);
@@ -201,6 +203,7 @@ async function run(url: string, workers: number): Promise<RunResult> {
     await waitFor("every shard job", done, 3_600_000);
     const seconds = (performance.now() - started) / 1000;
     await sampleCpu(false);
+    if (values.timeline) await printTimeline(target);
     const totals = cpu.totals();
     const workerCpu = (totals.workers ?? 0) / 1000;
     const postgresCpu = (totals.postgres ?? 0) / 1000;
@@ -219,6 +222,26 @@ async function run(url: string, workers: number): Promise<RunResult> {
     await deleteKeys(redis, prefix);
     await redis.quit();
   }
+}
+
+/** Each shard job's start and end (s after the first job started), to see how a round was shared. */
+async function printTimeline(target: QueueTarget): Promise<void> {
+  const jobs = (
+    await Promise.all(
+      (["alerts", "advisor"] as const).map(async (queue) =>
+        (await getQueue(queue, target).getJobs(["completed"])).map((job) => ({ queue, job })),
+      ),
+    )
+  ).flat();
+  const t0 = Math.min(...jobs.map(({ job }) => job.processedOn ?? Infinity));
+  const rows = jobs
+    .map(({ queue, job }) => ({
+      label: `${queue}#${(job.data as { shard?: { index: number } }).shard?.index ?? 0}`,
+      start: ((job.processedOn ?? t0) - t0) / 1000,
+      end: ((job.finishedOn ?? t0) - t0) / 1000,
+    }))
+    .sort((a, b) => a.start - b.start);
+  for (const r of rows) console.log(`  ${r.label.padEnd(10)} ${r.start.toFixed(2)}–${r.end.toFixed(2)} s`);
 }
 
 async function main(): Promise<void> {
