@@ -1,5 +1,5 @@
 "use client";
-import { ErrorView } from "../components/error-view.js";
+import { ErrorView } from "@/components/error-view.js";
 
 /** Any route segment that throws while rendering (inside the root layout, so theme and zone stay). */
 export default function RouteError(props: {

@@ -1,5 +1,5 @@
 "use client";
-import { ErrorView } from "../components/error-view.js";
+import { ErrorView } from "@/components/error-view.js";
 import "./globals.css";
 import "./theme-dark.css";
 

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import type { ReactNode } from "react";
-import { DisplayPrefsProvider } from "../components/display-prefs.js";
-import { HEAD_SCRIPT } from "../lib/display-prefs.js";
-import { getDisplayPrefs } from "../server/display-prefs.js";
+import { DisplayPrefsProvider } from "@/components/display-prefs.js";
+import { HEAD_SCRIPT } from "@/lib/display-prefs.js";
+import { getDisplayPrefs } from "@/server/display-prefs.js";
 import "./globals.css";
 import "./theme-dark.css";
 

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { PublicHeader } from "../components/public-header.js";
-import { getCurrentSession } from "../server/session.js";
+import { PublicHeader } from "@/components/public-header.js";
+import { getCurrentSession } from "@/server/session.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 "use client";
-import { formatClock, formatDate, formatDateTime, zoneName } from "../lib/format.js";
+import { formatClock, formatDate, formatDateTime, zoneName } from "@/lib/format.js";
 import { useDisplayZone } from "./display-prefs.js";
 
 /**

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import type { SortDir } from "../lib/table-query.js";
+import type { SortDir } from "@/lib/table-query.js";
 
 /**
  * The shared table of the app: plain server-rendered HTML (no client JS per row, so 1,000-row

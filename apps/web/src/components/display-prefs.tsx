@@ -21,8 +21,8 @@ import {
   type DisplayPrefs,
   type Theme,
   type TimeMode,
-} from "../lib/display-prefs.js";
-import { formatAgo, formatDateTime, zoneName } from "../lib/format.js";
+} from "@/lib/display-prefs.js";
+import { formatAgo, formatDateTime, zoneName } from "@/lib/format.js";
 
 interface DisplayPrefsValue extends DisplayPrefs {
   zone: string;

@@ -1,4 +1,4 @@
-import type { FormState } from "../server/form-state.js";
+import type { FormState } from "@/server/form-state.js";
 
 export function FormNotice({ state }: { state: FormState }) {
   if (state.status === "idle" || !state.message) return null;

@@ -1,6 +1,6 @@
 "use client";
 import { useRef } from "react";
-import { switchOrganizationAction } from "../features/orgs/actions.js";
+import { switchOrganizationAction } from "@/features/orgs/actions.js";
 
 export function OrgSwitcher({ orgs, current }: { orgs: { slug: string; name: string }[]; current?: string }) {
   const formRef = useRef<HTMLFormElement>(null);

@@ -1,6 +1,6 @@
 import "server-only";
-import { formatAgo, formatDate, formatDateTime } from "../lib/format.js";
-import { getDisplayZone } from "../server/display-prefs.js";
+import { formatAgo, formatDate, formatDateTime } from "@/lib/format.js";
+import { getDisplayZone } from "@/server/display-prefs.js";
 
 type Instant = Date | string | number;
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { cookies } from "next/headers";
-import { displayZone, readDisplayPrefs, type DisplayPrefs } from "../lib/display-prefs.js";
+import { displayZone, readDisplayPrefs, type DisplayPrefs } from "@/lib/display-prefs.js";
 
 /** The viewer's display preferences from the request's cookies (see lib/display-prefs.ts). */
 export async function getDisplayPrefs(): Promise<DisplayPrefs> {

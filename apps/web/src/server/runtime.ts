@@ -12,7 +12,7 @@ import {
 import { createRedisClient, QUEUE_NAMES, type RedisConnection } from "@rpcpulse/queue";
 import { createPlatformMetrics, type PlatformMetrics } from "@rpcpulse/services";
 import { statusSnapshotCacheStats } from "@rpcpulse/services/snapshot-cache";
-import { getEnv, type WebEnv } from "../env.js";
+import { getEnv, type WebEnv } from "@/env.js";
 
 /** Process-wide singletons, created on first use (kept on globalThis so dev reloads reuse them). */
 interface Runtime {

@@ -1,5 +1,5 @@
 import { ensureDemoAccount } from "@rpcpulse/auth";
-import type { WebEnv } from "../env.js";
+import type { WebEnv } from "@/env.js";
 import { getRuntime } from "./runtime.js";
 
 /** Called once from instrumentation.ts after the environment has been validated. */

@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
-import "../../features/accounts/accounts.css";
-import { VerifyEmailBanner } from "../../features/accounts/verify-email-banner.js";
-import { getRuntime } from "../../server/runtime.js";
-import { getCurrentSession } from "../../server/session.js";
+import "@/features/accounts/accounts.css";
+import { VerifyEmailBanner } from "@/features/accounts/verify-email-banner.js";
+import { getRuntime } from "@/server/runtime.js";
+import { getCurrentSession } from "@/server/session.js";
 
 /** Every signed-in page: a banner while the account's address is unconfirmed (and mail can confirm it). */
 export default async function SignedInLayout({ children }: { children: ReactNode }) {

@@ -1,6 +1,6 @@
 import { redirect } from "next/navigation";
-import { getUserOrganizations } from "../../server/org-pages.js";
-import { requireSession } from "../../server/session.js";
+import { getUserOrganizations } from "@/server/org-pages.js";
+import { requireSession } from "@/server/session.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
-import { PublicHeader } from "../../components/public-header.js";
-import "../../features/directory/directory.css";
-import "../../features/directory/endpoint.css";
+import { PublicHeader } from "@/components/public-header.js";
+import "@/features/directory/directory.css";
+import "@/features/directory/endpoint.css";
 
 /** Public directory: no sign-in, server-rendered. */
 export default function DirectoryLayout({ children }: { children: ReactNode }) {

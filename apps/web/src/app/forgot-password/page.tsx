@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
-import { PublicHeader } from "../../components/public-header.js";
-import { ForgotPasswordForm } from "../../features/accounts/recovery-forms.js";
-import { getRuntime } from "../../server/runtime.js";
+import { PublicHeader } from "@/components/public-header.js";
+import { ForgotPasswordForm } from "@/features/accounts/recovery-forms.js";
+import { getRuntime } from "@/server/runtime.js";
 
 export const metadata: Metadata = { title: "Forgot password" };
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 import { authorizeMetricsRequest } from "@rpcpulse/services";
-import { getRuntime } from "../../server/runtime.js";
+import { getRuntime } from "@/server/runtime.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { checkPasswordResetLink, MIN_PASSWORD_LENGTH } from "@rpcpulse/auth";
-import { PublicHeader } from "../../components/public-header.js";
-import { ResetPasswordForm } from "../../features/accounts/recovery-forms.js";
-import { getRuntime } from "../../server/runtime.js";
+import { PublicHeader } from "@/components/public-header.js";
+import { ResetPasswordForm } from "@/features/accounts/recovery-forms.js";
+import { getRuntime } from "@/server/runtime.js";
 
 export const metadata: Metadata = { title: "Choose a new password" };
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { PublicHeader } from "../../components/public-header.js";
-import { signOutAction } from "../../features/accounts/actions.js";
-import { getCurrentSession } from "../../server/session.js";
+import { PublicHeader } from "@/components/public-header.js";
+import { signOutAction } from "@/features/accounts/actions.js";
+import { getCurrentSession } from "@/server/session.js";
 
 export const metadata: Metadata = { title: "Sign out" };
 export const dynamic = "force-dynamic";

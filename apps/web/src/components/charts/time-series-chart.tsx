@@ -2,7 +2,7 @@
 import { useEffect, useMemo, useRef } from "react";
 import uPlot from "uplot";
 import "uplot/dist/uPlot.min.css";
-import { zoneName } from "../../lib/format.js";
+import { zoneName } from "@/lib/format.js";
 import { useDisplayPrefs } from "../display-prefs.js";
 
 export interface ChartSeries {

@@ -10,10 +10,10 @@ import {
   SignUpInput,
 } from "@rpcpulse/auth";
 import { redirect } from "next/navigation";
-import { formValues, runFormAction, type FormState } from "../../server/action.js";
-import { applySetCookies } from "../../server/cookies.js";
-import { getRuntime } from "../../server/runtime.js";
-import { getRequestHeaders, requireSession } from "../../server/session.js";
+import { formValues, runFormAction, type FormState } from "@/server/action.js";
+import { applySetCookies } from "@/server/cookies.js";
+import { getRuntime } from "@/server/runtime.js";
+import { getRequestHeaders, requireSession } from "@/server/session.js";
 import { safeNext } from "./safe-next.js";
 
 export async function signUpAction(_prev: FormState, formData: FormData): Promise<FormState> {

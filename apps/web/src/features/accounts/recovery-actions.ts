@@ -10,9 +10,9 @@ import {
 } from "@rpcpulse/auth";
 import { isAppError } from "@rpcpulse/config";
 import { redirect } from "next/navigation";
-import { formValues, runFormAction, type FormState } from "../../server/action.js";
-import { getRuntime } from "../../server/runtime.js";
-import { getRequestHeaders, requireSession } from "../../server/session.js";
+import { formValues, runFormAction, type FormState } from "@/server/action.js";
+import { getRuntime } from "@/server/runtime.js";
+import { getRequestHeaders, requireSession } from "@/server/session.js";
 import { safeNext } from "./safe-next.js";
 
 const NO_MAIL =

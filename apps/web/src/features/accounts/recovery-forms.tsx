@@ -1,10 +1,10 @@
 "use client";
 import Link from "next/link";
 import { useActionState } from "react";
-import { Field } from "../../components/field.js";
-import { FormNotice } from "../../components/form-notice.js";
-import { SubmitButton } from "../../components/submit-button.js";
-import { IDLE } from "../../server/form-state.js";
+import { Field } from "@/components/field.js";
+import { FormNotice } from "@/components/form-notice.js";
+import { SubmitButton } from "@/components/submit-button.js";
+import { IDLE } from "@/server/form-state.js";
 import {
   requestPasswordResetAction,
   resendVerificationAction,

@@ -12,10 +12,10 @@ import { AppError } from "@rpcpulse/config";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import QRCode from "qrcode";
-import { formValues, runFormAction, type FormState } from "../../server/action.js";
-import { applySetCookies } from "../../server/cookies.js";
-import { getRuntime } from "../../server/runtime.js";
-import { getRequestHeaders, requireSession } from "../../server/session.js";
+import { formValues, runFormAction, type FormState } from "@/server/action.js";
+import { applySetCookies } from "@/server/cookies.js";
+import { getRuntime } from "@/server/runtime.js";
+import { getRequestHeaders, requireSession } from "@/server/session.js";
 import { safeNext } from "./safe-next.js";
 
 const EXPIRED_CHALLENGE = "Your sign-in took too long or was already completed. Sign in again with your password.";

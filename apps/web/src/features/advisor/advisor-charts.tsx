@@ -1,5 +1,5 @@
 "use client";
-import { TimeSeriesChart } from "../../components/charts/time-series-chart.js";
+import { TimeSeriesChart } from "@/components/charts/time-series-chart.js";
 import { formatNumber } from "./format.js";
 
 type Point = { time: string; value: number };

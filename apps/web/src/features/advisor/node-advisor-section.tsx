@@ -1,6 +1,6 @@
 import { hasRole, listSuggestions, type ServiceContext } from "@rpcpulse/services";
 import Link from "next/link";
-import { getRuntime } from "../../server/runtime.js";
+import { getRuntime } from "@/server/runtime.js";
 import { SuggestionCard } from "./suggestion-card.js";
 import "./advisor.css";
 

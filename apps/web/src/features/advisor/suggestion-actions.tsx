@@ -1,8 +1,8 @@
 "use client";
 import { useActionState, useState } from "react";
-import { FormNotice } from "../../components/form-notice.js";
-import { SubmitButton } from "../../components/submit-button.js";
-import { IDLE } from "../../server/form-state.js";
+import { FormNotice } from "@/components/form-notice.js";
+import { SubmitButton } from "@/components/submit-button.js";
+import { IDLE } from "@/server/form-state.js";
 import { changeSuggestionAction } from "./actions.js";
 
 type Action = "acknowledge" | "apply" | "dismiss" | "close" | "reopen";

@@ -4,9 +4,9 @@ import { BeforeAfterChart, EvidenceChart } from "./advisor-charts.js";
 import { CopyButton } from "./copy-button.js";
 import { formatMetric, KIND_LABEL, metricInfo, STATE_LABEL } from "./format.js";
 import { SuggestionActions } from "./suggestion-actions.js";
-import { Time } from "../../components/time.js";
-import { formatClock, zoneName } from "../../lib/format.js";
-import { getDisplayZone } from "../../server/display-prefs.js";
+import { Time } from "@/components/time.js";
+import { formatClock, zoneName } from "@/lib/format.js";
+import { getDisplayZone } from "@/server/display-prefs.js";
 
 type Action = "acknowledge" | "apply" | "dismiss" | "close" | "reopen";
 

@@ -1,7 +1,7 @@
 "use client";
 import { useActionState } from "react";
-import { SubmitButton } from "../../components/submit-button.js";
-import { IDLE, type FormState } from "../../server/form-state.js";
+import { SubmitButton } from "@/components/submit-button.js";
+import { IDLE, type FormState } from "@/server/form-state.js";
 
 /** A one-button form (enable, disable, delete, test) that shows its outcome next to it. */
 export function ActionButton(props: {

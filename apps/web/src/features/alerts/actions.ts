@@ -13,9 +13,9 @@ import {
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { formValues, runFormAction, type FormState } from "../../server/action.js";
-import { getRuntime } from "../../server/runtime.js";
-import { requireOrgContext } from "../../server/session.js";
+import { formValues, runFormAction, type FormState } from "@/server/action.js";
+import { getRuntime } from "@/server/runtime.js";
+import { requireOrgContext } from "@/server/session.js";
 import { getAlertingDeps } from "./alerts-deps.js";
 
 const Slug = z.string().trim().min(1).max(64);

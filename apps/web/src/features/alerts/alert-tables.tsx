@@ -1,7 +1,7 @@
 import { DELIVERY_PAGE_SIZE, type AlertsOverview } from "@rpcpulse/services";
-import { DataTable, FilterSelect, Pager, TableSearch } from "../../components/data-table.js";
-import { Time } from "../../components/time.js";
-import { paginate, parseTableState, searchRows, sortRows, tableHref } from "../../lib/table-query.js";
+import { DataTable, FilterSelect, Pager, TableSearch } from "@/components/data-table.js";
+import { Time } from "@/components/time.js";
+import { paginate, parseTableState, searchRows, sortRows, tableHref } from "@/lib/table-query.js";
 
 type Params = Record<string, string | string[] | undefined>;
 

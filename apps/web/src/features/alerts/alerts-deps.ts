@@ -1,6 +1,6 @@
 import "server-only";
 import { resolveSecretsKey, type AlertingDeps } from "@rpcpulse/services";
-import { getRuntime } from "../../server/runtime.js";
+import { getRuntime } from "@/server/runtime.js";
 
 const holder = globalThis as typeof globalThis & { __rpcpulseSecretsKey?: AlertingDeps["secretsKey"] };
 

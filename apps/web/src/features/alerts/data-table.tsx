@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { DataTable as SharedTable } from "../../components/data-table.js";
+import { DataTable as SharedTable } from "@/components/data-table.js";
 
 /**
  * A table of the alerts page (rules, channels): the shared table with a line instead of an empty

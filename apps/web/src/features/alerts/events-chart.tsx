@@ -1,5 +1,5 @@
 import type { AlertEventRow } from "@rpcpulse/db";
-import { ChartTime, ChartZone } from "../../components/chart-time.js";
+import { ChartTime, ChartZone } from "@/components/chart-time.js";
 
 const HOURS = 24;
 const COLOURS: Record<string, string> = {

@@ -2,8 +2,8 @@
 import { CLAIM_PROOF_METHODS, claimEndpoint, verifyEndpointClaim, withdrawEndpointClaim } from "@rpcpulse/services";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { formValues, runFormAction, type FormState } from "../../server/action.js";
-import { requireOrgContext } from "../../server/session.js";
+import { formValues, runFormAction, type FormState } from "@/server/action.js";
+import { requireOrgContext } from "@/server/session.js";
 import { getClaimDeps } from "./claim-deps.js";
 
 const Slug = z.string().trim().min(1).max(64);

@@ -2,7 +2,7 @@ import "server-only";
 import { resolveTxt } from "node:dns/promises";
 import { createSafeHttpClient, type SafeHttpClient } from "@rpcpulse/prober";
 import type { ClaimDeps } from "@rpcpulse/services";
-import { getRuntime } from "../../server/runtime.js";
+import { getRuntime } from "@/server/runtime.js";
 
 const holder = globalThis as typeof globalThis & { __rpcpulseClaimHttp?: SafeHttpClient };
 

@@ -1,7 +1,7 @@
 import type { EndpointDetailResponse } from "@rpcpulse/services";
 import { formatLatency } from "./format.js";
 import { CapabilityMark } from "./status-mark.js";
-import { Time } from "../../components/time.js";
+import { Time } from "@/components/time.js";
 
 type Caps = EndpointDetailResponse["capabilities"];
 

@@ -1,7 +1,7 @@
 import type { EndpointDiagnostics } from "@rpcpulse/services";
 
 import { LineChart } from "./line-chart.js";
-import { Time } from "../../components/time.js";
+import { Time } from "@/components/time.js";
 
 /** Blocks behind the network head over the chosen range (bucket maxima, see the methodology). */
 export function LagChart({ diagnostics }: { diagnostics: EndpointDiagnostics }) {

@@ -25,4 +25,4 @@ export function formatBlocks(blocks: number | null | undefined): string {
   return blocks < 10 ? blocks.toFixed(1).replace(/\.0$/, "") : Math.round(blocks).toLocaleString("en-US");
 }
 
-export { formatAgo } from "../../lib/format.js";
+export { formatAgo } from "@/lib/format.js";

@@ -3,7 +3,7 @@
  * ticks, one path per series with gaps for missing values, and a text summary for screen readers.
  * Times are labelled in the viewer's zone by a client leaf (components/chart-time.tsx).
  */
-import { ChartTime, ChartZone } from "../../components/chart-time.js";
+import { ChartTime, ChartZone } from "@/components/chart-time.js";
 
 export interface LineSeries {
   label: string;

@@ -3,7 +3,7 @@ import { cache } from "react";
 import { notFound } from "next/navigation";
 import { isAppError } from "@rpcpulse/config";
 import { getEndpointDetail } from "@rpcpulse/services";
-import { getRuntime } from "../../server/runtime.js";
+import { getRuntime } from "@/server/runtime.js";
 
 /**
  * One endpoint's detail for a render (layout, metadata and page share it): an unknown endpoint is a 404.

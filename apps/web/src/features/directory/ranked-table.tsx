@@ -1,8 +1,8 @@
 import { StatusMark, VerifiedMark } from "./status-mark.js";
 import { formatBlocks, formatLatency, formatScore, formatUptime } from "./format.js";
 import type { RankedRow, RankedSortKey } from "./view-model.js";
-import { DataTable, type DataColumn } from "../../components/data-table.js";
-import type { SortDir } from "../../lib/table-query.js";
+import { DataTable, type DataColumn } from "@/components/data-table.js";
+import type { SortDir } from "@/lib/table-query.js";
 
 /** Capability cell: a word, not only a symbol or colour; kept small because a list has 1,000 rows. */
 function Cap({ value }: { value: boolean | null }) {

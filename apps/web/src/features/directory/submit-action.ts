@@ -2,9 +2,9 @@
 import { isAppError } from "@rpcpulse/config";
 import { submitEndpoint } from "@rpcpulse/services";
 import { revalidatePath } from "next/cache";
-import { formValues, runFormAction, type FormState } from "../../server/action.js";
-import { getRuntime } from "../../server/runtime.js";
-import { requireSession } from "../../server/session.js";
+import { formValues, runFormAction, type FormState } from "@/server/action.js";
+import { getRuntime } from "@/server/runtime.js";
+import { requireSession } from "@/server/session.js";
 
 /** Submit a public endpoint (signed-in users); it is listed on probation until probed healthy. */
 export async function submitEndpointAction(_prev: FormState, formData: FormData): Promise<FormState> {

@@ -1,9 +1,9 @@
 "use client";
 import { useActionState } from "react";
-import { Field } from "../../components/field.js";
-import { FormNotice } from "../../components/form-notice.js";
-import { SubmitButton } from "../../components/submit-button.js";
-import { IDLE } from "../../server/form-state.js";
+import { Field } from "@/components/field.js";
+import { FormNotice } from "@/components/form-notice.js";
+import { SubmitButton } from "@/components/submit-button.js";
+import { IDLE } from "@/server/form-state.js";
 import { submitEndpointAction } from "./submit-action.js";
 
 export interface NetworkOption {

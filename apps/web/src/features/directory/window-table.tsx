@@ -2,7 +2,7 @@ import type { EndpointDetailResponse } from "@rpcpulse/services";
 import { formatBlocks, formatLatency, formatScore, formatUptime } from "./format.js";
 import { StatusMark } from "./status-mark.js";
 import type { DirectoryStatus } from "./view-model.js";
-import { Time } from "../../components/time.js";
+import { Time } from "@/components/time.js";
 
 const WINDOW_ORDER = ["1h", "24h", "7d"];
 

@@ -4,9 +4,9 @@ import { deleteNode, enrollNode, getNode, revokeAgentToken, rotateAgentToken, up
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { formValues, runFormAction, type FormState } from "../../server/action.js";
-import { getRuntime } from "../../server/runtime.js";
-import { requireOrgContext } from "../../server/session.js";
+import { formValues, runFormAction, type FormState } from "@/server/action.js";
+import { getRuntime } from "@/server/runtime.js";
+import { requireOrgContext } from "@/server/session.js";
 import { getFleetDeps } from "./fleet-deps.js";
 import {
   buildForegroundCommand,

@@ -1,6 +1,6 @@
 "use client";
 import type { ConsensusClientPage } from "@rpcpulse/services";
-import { TimeSeriesChart } from "../../components/charts/time-series-chart.js";
+import { TimeSeriesChart } from "@/components/charts/time-series-chart.js";
 
 const count = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1));
 

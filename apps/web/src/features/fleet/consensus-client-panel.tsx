@@ -1,5 +1,5 @@
 import type { ConsensusClientPage, ConsensusClientView } from "@rpcpulse/services";
-import { Time } from "../../components/time.js";
+import { Time } from "@/components/time.js";
 import { ConsensusClientChart } from "./consensus-client-chart.js";
 import { formatCount } from "./format.js";
 

@@ -1,9 +1,9 @@
 "use client";
 import Link from "next/link";
 import { useActionState } from "react";
-import { FormNotice } from "../../components/form-notice.js";
-import { SubmitButton } from "../../components/submit-button.js";
-import { IDLE } from "../../server/form-state.js";
+import { FormNotice } from "@/components/form-notice.js";
+import { SubmitButton } from "@/components/submit-button.js";
+import { IDLE } from "@/server/form-state.js";
 import { enrollNodeAction } from "./actions.js";
 import { NodeFields } from "./node-fields.js";
 import { TokenReveal } from "./token-reveal.js";

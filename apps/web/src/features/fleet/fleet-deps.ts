@@ -1,6 +1,6 @@
 import "server-only";
 import { publishAgentTokenChange } from "@rpcpulse/queue";
-import { getRuntime } from "../../server/runtime.js";
+import { getRuntime } from "@/server/runtime.js";
 
 /** What the node and token services need: Prisma, the SQL pool, and the token-change channel. */
 export function getFleetDeps() {

@@ -5,8 +5,8 @@ import {
   type FleetQuery,
   type FleetSortKey,
 } from "@rpcpulse/services";
-import { DataTable, Pager, type DataColumn } from "../../components/data-table.js";
-import { tableHref } from "../../lib/table-query.js";
+import { DataTable, Pager, type DataColumn } from "@/components/data-table.js";
+import { tableHref } from "@/lib/table-query.js";
 import { formatAgo, formatCount, formatDuration, formatLag, formatMs, UNKNOWN_LAG_TITLE } from "./format.js";
 import { ConsensusClientCell } from "./consensus-client-panel.js";
 import { PublicHeadCell } from "./public-head.js";

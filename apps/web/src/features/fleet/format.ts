@@ -1,6 +1,6 @@
 /** Display helpers shared by the fleet and node pages (server and client); times via lib/format. */
 
-export { formatAgo, formatBytes, formatDuration } from "../../lib/format.js";
+export { formatAgo, formatBytes, formatDuration } from "@/lib/format.js";
 
 export function formatMs(ms: number | null): string {
   if (ms === null) return "—";

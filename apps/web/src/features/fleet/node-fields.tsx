@@ -1,7 +1,7 @@
 "use client";
 import { API_FAMILIES, API_FAMILY_LABELS, CHAINS, NETWORKS, type ApiFamily } from "@rpcpulse/domain";
 import { useState } from "react";
-import { Field } from "../../components/field.js";
+import { Field } from "@/components/field.js";
 
 export interface NodeFieldValues {
   network?: string;

@@ -1,7 +1,7 @@
 "use client";
 import type { NodeMetrics } from "@rpcpulse/services";
 import { useEffect, useState } from "react";
-import { TimeSeriesChart } from "../../components/charts/time-series-chart.js";
+import { TimeSeriesChart } from "@/components/charts/time-series-chart.js";
 import { formatAgo, formatBytes, formatCount, formatDuration, formatMs } from "./format.js";
 import { PublicHeadCard } from "./public-head.js";
 

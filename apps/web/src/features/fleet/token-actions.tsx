@@ -1,8 +1,8 @@
 "use client";
 import { useActionState } from "react";
-import { FormNotice } from "../../components/form-notice.js";
-import { SubmitButton } from "../../components/submit-button.js";
-import { IDLE } from "../../server/form-state.js";
+import { FormNotice } from "@/components/form-notice.js";
+import { SubmitButton } from "@/components/submit-button.js";
+import { IDLE } from "@/server/form-state.js";
 import { revokeTokenAction, rotateTokenAction } from "./actions.js";
 import { TokenReveal } from "./token-reveal.js";
 

@@ -13,10 +13,10 @@ import { getOrganizationMember, requireRole } from "@rpcpulse/services";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { formValues, runFormAction, type FormState } from "../../server/action.js";
-import { applySetCookies } from "../../server/cookies.js";
-import { getRuntime } from "../../server/runtime.js";
-import { getRequestHeaders, requireOrgContext, requireSession } from "../../server/session.js";
+import { formValues, runFormAction, type FormState } from "@/server/action.js";
+import { applySetCookies } from "@/server/cookies.js";
+import { getRuntime } from "@/server/runtime.js";
+import { getRequestHeaders, requireOrgContext, requireSession } from "@/server/session.js";
 
 const Slug = z.string().trim().min(1).max(64);
 const Role = z.enum(["owner", "admin", "viewer"]);

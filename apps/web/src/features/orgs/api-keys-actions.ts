@@ -2,9 +2,9 @@
 import { createApiKey, revokeApiKey } from "@rpcpulse/services";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
-import { formValues, runFormAction, type FormState } from "../../server/action.js";
-import { getRuntime } from "../../server/runtime.js";
-import { requireOrgContext } from "../../server/session.js";
+import { formValues, runFormAction, type FormState } from "@/server/action.js";
+import { getRuntime } from "@/server/runtime.js";
+import { requireOrgContext } from "@/server/session.js";
 
 const Slug = z.string().trim().min(1).max(64);
 const Expiry = z.enum(["30", "90", "365", "never"]);

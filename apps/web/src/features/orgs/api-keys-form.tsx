@@ -1,10 +1,10 @@
 "use client";
 import { useActionState } from "react";
-import { Field } from "../../components/field.js";
-import { FormNotice } from "../../components/form-notice.js";
-import { SubmitButton } from "../../components/submit-button.js";
-import { IDLE } from "../../server/form-state.js";
-import { CopyField } from "../fleet/copy-field.js";
+import { Field } from "@/components/field.js";
+import { FormNotice } from "@/components/form-notice.js";
+import { SubmitButton } from "@/components/submit-button.js";
+import { IDLE } from "@/server/form-state.js";
+import { CopyField } from "@/features/fleet/copy-field.js";
 import { createApiKeyAction, revokeApiKeyAction } from "./api-keys-actions.js";
 
 /** Create an organization API key; the key is shown once, with a copy button. */

@@ -1,5 +1,5 @@
 import { listApiKeys, type ServiceContext } from "@rpcpulse/services";
-import { getRuntime } from "../../server/runtime.js";
+import { getRuntime } from "@/server/runtime.js";
 import { ApiKeyCreateForm, RevokeApiKeyButton } from "./api-keys-form.js";
 
 const day = (iso: string | null) => (iso ? iso.slice(0, 16).replace("T", " ") : "—");

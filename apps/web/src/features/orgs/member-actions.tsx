@@ -1,6 +1,6 @@
 "use client";
 import { useActionState } from "react";
-import { IDLE } from "../../server/form-state.js";
+import { IDLE } from "@/server/form-state.js";
 import { removeMemberAction, updateMemberRoleAction, cancelInvitationAction } from "./actions.js";
 
 export function MemberActions(props: {

@@ -4,8 +4,8 @@ import { registerProducer, removeProducer } from "@rpcpulse/services";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { getRuntime } from "../../server/runtime.js";
-import { requireOrgContext } from "../../server/session.js";
+import { getRuntime } from "@/server/runtime.js";
+import { requireOrgContext } from "@/server/session.js";
 
 const Slug = z.string().trim().min(1).max(64);
 

@@ -1,8 +1,8 @@
 "use client";
 import { useActionState, type ReactNode } from "react";
-import { FormNotice } from "../../components/form-notice.js";
-import { SubmitButton } from "../../components/submit-button.js";
-import { IDLE, type FormState } from "../../server/form-state.js";
+import { FormNotice } from "@/components/form-notice.js";
+import { SubmitButton } from "@/components/submit-button.js";
+import { IDLE, type FormState } from "@/server/form-state.js";
 
 /**
  * One form of the status-page admin: posts to a server action, shows its message and the first

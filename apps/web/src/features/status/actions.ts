@@ -24,10 +24,10 @@ import {
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
-import { runFormAction, type FormState } from "../../server/action.js";
-import { requireOrgContext } from "../../server/session.js";
+import { runFormAction, type FormState } from "@/server/action.js";
+import { requireOrgContext } from "@/server/session.js";
 import { getStatusIncidentDeps, getStatusReadDeps } from "./status-deps.js";
-import { isValidTimeZone, UTC, zonedInputToUtc } from "../../lib/format.js";
+import { isValidTimeZone, UTC, zonedInputToUtc } from "@/lib/format.js";
 
 /**
  * Server actions of the status-page admin. Each: parse the ids, resolve the org context from

@@ -10,9 +10,9 @@ import {
 } from "./actions.js";
 import { IncidentLink } from "./admin-sections.js";
 import { titleCase } from "./format.js";
-import { Time } from "../../components/time.js";
-import { utcToZonedInput } from "../../lib/format.js";
-import { getDisplayZone } from "../../server/display-prefs.js";
+import { Time } from "@/components/time.js";
+import { utcToZonedInput } from "@/lib/format.js";
+import { getDisplayZone } from "@/server/display-prefs.js";
 
 type Ids = { orgSlug: string; pageId: string };
 

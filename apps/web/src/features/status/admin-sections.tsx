@@ -13,7 +13,7 @@ import {
   setDomainAction,
   verifyDomainAction,
 } from "./actions.js";
-import { Time } from "../../components/time.js";
+import { Time } from "@/components/time.js";
 
 type Page = StatusPageTree;
 type Ids = { orgSlug: string; pageId: string };

@@ -1,5 +1,5 @@
 import "server-only";
-import { getRuntime } from "../../server/runtime.js";
+import { getRuntime } from "@/server/runtime.js";
 
 /**
  * The client address for rate limits: the right-most X-Forwarded-For hop that is not one of

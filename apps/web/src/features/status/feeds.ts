@@ -1,5 +1,5 @@
 import type { PublicIncident, PublicStatusPage } from "@rpcpulse/services";
-import { escapeXml } from "../directory/badge-svg.js";
+import { escapeXml } from "@/features/directory/badge-svg.js";
 import { titleCase } from "./format.js";
 
 /**

@@ -1,6 +1,6 @@
 import type { PublicIncident, PublicMaintenance } from "@rpcpulse/services";
 import { titleCase } from "./format.js";
-import { LocalTime } from "../../components/display-prefs.js";
+import { LocalTime } from "@/components/display-prefs.js";
 
 /** Incidents with their updates. Update HTML was rendered by our escape-first markdown renderer. */
 export function IncidentList(props: { incidents: PublicIncident[]; names: Map<string, string>; emptyText: string }) {

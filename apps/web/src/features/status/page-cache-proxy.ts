@@ -1,7 +1,7 @@
 import { timingSafeEqual } from "node:crypto";
 import { createLogger } from "@rpcpulse/config";
 import { statusSnapshotGeneration } from "@rpcpulse/services/snapshot-cache";
-import { getEnv, getInternalOrigin } from "../../env.js";
+import { getEnv, getInternalOrigin } from "@/env.js";
 import { PageResponseCache, pageHtml, type CacheOutcome } from "./page-response-cache.js";
 import { subscriptionNoticeKey } from "./subscription-notice.js";
 

@@ -1,5 +1,5 @@
 import type { PublicComponent } from "@rpcpulse/services";
-import { LocalTime } from "../../components/display-prefs.js";
+import { LocalTime } from "@/components/display-prefs.js";
 
 type PublicProducer = NonNullable<PublicComponent["producer"]>;
 

@@ -1,5 +1,5 @@
 import type { PublicComponent, PublicStatusPage } from "@rpcpulse/services";
-import { LineChart } from "../directory/line-chart.js";
+import { LineChart } from "@/features/directory/line-chart.js";
 import { formatUptime, OVERALL_TEXT, stateLabel } from "./format.js";
 import { IncidentList, MaintenanceList } from "./incident-list.js";
 import { SUBSCRIPTION_NOTICE, subscriptionNoticeKey } from "./subscription-notice.js";
@@ -7,7 +7,7 @@ import { indexDayIncidents, Sparkline, UptimeBars } from "./uptime-bars.js";
 import { ConsensusFacts } from "./consensus-status.js";
 import { ProducerFacts } from "./producer-status.js";
 import { UptimeTooltip } from "./uptime-tooltip.js";
-import { LocalTime } from "../../components/display-prefs.js";
+import { LocalTime } from "@/components/display-prefs.js";
 
 function meanAt(
   components: PublicComponent[],

@@ -1,5 +1,5 @@
 import type { ComponentState, PublicStatusPage } from "@rpcpulse/services";
-import { BADGE_COLORS, type BadgeSpec } from "../directory/badge-svg.js";
+import { BADGE_COLORS, type BadgeSpec } from "@/features/directory/badge-svg.js";
 import { formatUptime, stateLabel } from "./format.js";
 
 const STATE_COLOR: Record<ComponentState, string> = {

@@ -1,6 +1,6 @@
 import { getHealth, isHealthServing } from "@rpcpulse/services";
 import { pingRedis } from "@rpcpulse/queue";
-import { getRuntime } from "../../../server/runtime.js";
+import { getRuntime } from "@/server/runtime.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import { DEMO_EMAIL, MIN_PASSWORD_LENGTH } from "@rpcpulse/auth";
-import { AppShell } from "../../../components/app-shell.js";
-import { ChangePasswordForm } from "../../../features/accounts/change-password-form.js";
-import { ResendVerificationForm } from "../../../features/accounts/recovery-forms.js";
-import { TwoFactorSettings } from "../../../features/accounts/two-factor-forms.js";
-import { getRuntime } from "../../../server/runtime.js";
-import { getUserOrganizations } from "../../../server/org-pages.js";
-import { requireSession } from "../../../server/session.js";
+import { AppShell } from "@/components/app-shell.js";
+import { ChangePasswordForm } from "@/features/accounts/change-password-form.js";
+import { ResendVerificationForm } from "@/features/accounts/recovery-forms.js";
+import { TwoFactorSettings } from "@/features/accounts/two-factor-forms.js";
+import { getRuntime } from "@/server/runtime.js";
+import { getUserOrganizations } from "@/server/org-pages.js";
+import { requireSession } from "@/server/session.js";
 
 export const metadata: Metadata = { title: "Account" };
 export const dynamic = "force-dynamic";

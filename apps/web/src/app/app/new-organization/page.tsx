@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
-import { AppShell } from "../../../components/app-shell.js";
-import { CreateOrgForm } from "../../../features/orgs/create-org-form.js";
-import { getUserOrganizations } from "../../../server/org-pages.js";
-import { requireSession } from "../../../server/session.js";
+import { AppShell } from "@/components/app-shell.js";
+import { CreateOrgForm } from "@/features/orgs/create-org-form.js";
+import { getUserOrganizations } from "@/server/org-pages.js";
+import { requireSession } from "@/server/session.js";
 
 export const metadata: Metadata = { title: "New organization" };
 export const dynamic = "force-dynamic";

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { listDirectoryChains } from "@rpcpulse/services";
-import { formatAgo } from "../../../features/directory/format.js";
-import { getRuntime } from "../../../server/runtime.js";
-import { Time } from "../../../components/time.js";
+import { formatAgo } from "@/features/directory/format.js";
+import { getRuntime } from "@/server/runtime.js";
+import { Time } from "@/components/time.js";
 
 export const dynamic = "force-dynamic";
 

@@ -3,16 +3,16 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { isAppError } from "@rpcpulse/config";
 import { DIRECTORY_CAPABILITIES, DirectoryWindow, listDirectoryChains, listRankedEndpoints } from "@rpcpulse/services";
-import { CopyButtons } from "../../../features/directory/copy-buttons.js";
+import { CopyButtons } from "@/features/directory/copy-buttons.js";
 
-import { loadRegionLatency, toRankedRows } from "../../../features/directory/ranked-rows.js";
-import { RankedTable } from "../../../features/directory/ranked-table.js";
-import { rankedSearchText, rankedSortValue } from "../../../features/directory/view-model.js";
-import { searchRows, sortRows, tableHref } from "../../../lib/table-query.js";
-import { STATUS_TEXT, StatusMark } from "../../../features/directory/status-mark.js";
-import { getRuntime } from "../../../server/runtime.js";
+import { loadRegionLatency, toRankedRows } from "@/features/directory/ranked-rows.js";
+import { RankedTable } from "@/features/directory/ranked-table.js";
+import { rankedSearchText, rankedSortValue } from "@/features/directory/view-model.js";
+import { searchRows, sortRows, tableHref } from "@/lib/table-query.js";
+import { STATUS_TEXT, StatusMark } from "@/features/directory/status-mark.js";
+import { getRuntime } from "@/server/runtime.js";
 import { CAPABILITY_LABELS, DirectorySearch, toQuery } from "./search-params.js";
-import { Time } from "../../../components/time.js";
+import { Time } from "@/components/time.js";
 
 export const dynamic = "force-dynamic";
 

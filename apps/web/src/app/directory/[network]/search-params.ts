@@ -1,6 +1,6 @@
 import { DirectoryCapability, DirectoryWindow } from "@rpcpulse/services";
 import { z } from "zod";
-import { RANKED_SORT_KEYS } from "../../../features/directory/view-model.js";
+import { RANKED_SORT_KEYS } from "@/features/directory/view-model.js";
 
 /**
  * The ranked page's filters, all in the URL (shareable, no client state). Bad values fall back to

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { MethodologyContent } from "../../../features/directory/methodology-content.js";
+import { MethodologyContent } from "@/features/directory/methodology-content.js";
 
 export const dynamic = "force-dynamic";
 

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { CHAINS, NETWORKS } from "@rpcpulse/domain";
 import { ACTIVATE_AFTER_OK, SUBMISSIONS_PER_HOUR } from "@rpcpulse/services";
-import { SubmitEndpointForm } from "../../../features/directory/submit-form.js";
-import { getCurrentSession } from "../../../server/session.js";
+import { SubmitEndpointForm } from "@/features/directory/submit-form.js";
+import { getCurrentSession } from "@/server/session.js";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Submit a public endpoint" };

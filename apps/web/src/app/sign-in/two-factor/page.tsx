@@ -1,10 +1,10 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { PublicHeader } from "../../../components/public-header.js";
-import { safeNext } from "../../../features/accounts/safe-next.js";
-import { TwoFactorSignInForms } from "../../../features/accounts/two-factor-forms.js";
-import { getCurrentSession } from "../../../server/session.js";
+import { PublicHeader } from "@/components/public-header.js";
+import { safeNext } from "@/features/accounts/safe-next.js";
+import { TwoFactorSignInForms } from "@/features/accounts/two-factor-forms.js";
+import { getCurrentSession } from "@/server/session.js";
 
 export const metadata: Metadata = { title: "Two-factor sign-in" };
 export const dynamic = "force-dynamic";

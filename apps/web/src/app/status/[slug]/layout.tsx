@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { notFound } from "next/navigation";
-import { loadSnapshot } from "../../../features/status/public-route.js";
+import { loadSnapshot } from "@/features/status/public-route.js";
 
 /** A draft or unknown page is a 404 before the status page's skeleton streams a 200. */
 export default async function PublicStatusLayout({

@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
-import { PublicStatusView } from "../../../features/status/public-status-view.js";
-import { basePathFor } from "../../../features/status/page-lookup.js";
-import { loadSnapshot } from "../../../features/status/public-route.js";
+import { PublicStatusView } from "@/features/status/public-status-view.js";
+import { basePathFor } from "@/features/status/page-lookup.js";
+import { loadSnapshot } from "@/features/status/public-route.js";
 
 export const dynamic = "force-dynamic";
 

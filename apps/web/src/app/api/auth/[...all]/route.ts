@@ -1,6 +1,6 @@
 import { AppError } from "@rpcpulse/config";
-import { errorResponse } from "../../../../server/http.js";
-import { getRuntime } from "../../../../server/runtime.js";
+import { errorResponse } from "@/server/http.js";
+import { getRuntime } from "@/server/runtime.js";
 
 /** better-auth's own endpoints (/api/auth/*): origin check, rate limits and hooks all apply here. */
 const MAX_AUTH_BODY_BYTES = 16 * 1024;

@@ -1,5 +1,5 @@
 import "server-only";
-import { getRuntime } from "../../../../server/runtime.js";
+import { getRuntime } from "@/server/runtime.js";
 import type { PublicApiLogger } from "./public-api.js";
 
 /** What the public directory routes need from the process runtime: reads from the replica when one is healthy. */

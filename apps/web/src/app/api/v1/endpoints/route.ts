@@ -1,6 +1,6 @@
 import { submitEndpoint, SubmitEndpointInput } from "@rpcpulse/services";
-import { assertSameOrigin, readJsonBody, requireApiSession } from "../../../../server/http.js";
-import { getRuntime } from "../../../../server/runtime.js";
+import { assertSameOrigin, readJsonBody, requireApiSession } from "@/server/http.js";
+import { getRuntime } from "@/server/runtime.js";
 import { directoryDeps } from "../_lib/runtime-deps.js";
 import { preflightResponse, runPublic } from "../_lib/public-api.js";
 

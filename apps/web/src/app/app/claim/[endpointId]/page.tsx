@@ -2,9 +2,9 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound, redirect } from "next/navigation";
 import { z } from "zod";
-import { AppShell } from "../../../../components/app-shell.js";
-import { getUserOrganizations } from "../../../../server/org-pages.js";
-import { requireSession } from "../../../../server/session.js";
+import { AppShell } from "@/components/app-shell.js";
+import { getUserOrganizations } from "@/server/org-pages.js";
+import { requireSession } from "@/server/session.js";
 
 export const metadata: Metadata = { title: "Claim an endpoint" };
 export const dynamic = "force-dynamic";

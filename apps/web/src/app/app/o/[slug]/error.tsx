@@ -1,5 +1,5 @@
 "use client";
-import { ErrorView } from "../../../../components/error-view.js";
+import { ErrorView } from "@/components/error-view.js";
 
 /** An organization page that failed: retry in place, or back to the organization list. */
 export default function OrgPageError(props: {

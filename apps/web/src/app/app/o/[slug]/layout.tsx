@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { requireOrgContext } from "../../../../server/session.js";
+import { requireOrgContext } from "@/server/session.js";
 
 export const dynamic = "force-dynamic";
 

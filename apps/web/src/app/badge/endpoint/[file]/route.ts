@@ -1,9 +1,9 @@
 import { isAppError } from "@rpcpulse/config";
 import { getEndpointDetail } from "@rpcpulse/services";
-import { badgeFor, parseBadgeMetric } from "../../../../features/directory/badge-metric.js";
-import { factsFromDetail } from "../../../../features/directory/badge-facts.js";
-import { BADGE_COLORS, renderBadgeSvg, type BadgeSpec } from "../../../../features/directory/badge-svg.js";
-import { getRuntime } from "../../../../server/runtime.js";
+import { badgeFor, parseBadgeMetric } from "@/features/directory/badge-metric.js";
+import { factsFromDetail } from "@/features/directory/badge-facts.js";
+import { BADGE_COLORS, renderBadgeSvg, type BadgeSpec } from "@/features/directory/badge-svg.js";
+import { getRuntime } from "@/server/runtime.js";
 
 export const dynamic = "force-dynamic";
 

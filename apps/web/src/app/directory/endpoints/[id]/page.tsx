@@ -1,19 +1,19 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { getEndpointDiagnostics, getEndpointHistory, HistoryRange } from "@rpcpulse/services";
-import { BadgeEmbeds } from "../../../../features/directory/badge-embeds.js";
-import { uptime24h } from "../../../../features/directory/badge-facts.js";
-import { CapabilityTable } from "../../../../features/directory/capability-table.js";
-import { CopyButtons } from "../../../../features/directory/copy-buttons.js";
-import { EndpointCharts } from "../../../../features/directory/endpoint-charts.js";
-import { LagChart, RecentErrors } from "../../../../features/directory/endpoint-diagnostics.js";
-import { formatBlocks, formatLatency, formatScore, formatUptime } from "../../../../features/directory/format.js";
-import { StatusMark, VerifiedMark } from "../../../../features/directory/status-mark.js";
-import type { DirectoryStatus } from "../../../../features/directory/view-model.js";
-import { WindowTable } from "../../../../features/directory/window-table.js";
-import { loadEndpointDetail } from "../../../../features/directory/load-endpoint-detail.js";
-import { getRuntime } from "../../../../server/runtime.js";
-import { Time } from "../../../../components/time.js";
+import { BadgeEmbeds } from "@/features/directory/badge-embeds.js";
+import { uptime24h } from "@/features/directory/badge-facts.js";
+import { CapabilityTable } from "@/features/directory/capability-table.js";
+import { CopyButtons } from "@/features/directory/copy-buttons.js";
+import { EndpointCharts } from "@/features/directory/endpoint-charts.js";
+import { LagChart, RecentErrors } from "@/features/directory/endpoint-diagnostics.js";
+import { formatBlocks, formatLatency, formatScore, formatUptime } from "@/features/directory/format.js";
+import { StatusMark, VerifiedMark } from "@/features/directory/status-mark.js";
+import type { DirectoryStatus } from "@/features/directory/view-model.js";
+import { WindowTable } from "@/features/directory/window-table.js";
+import { loadEndpointDetail } from "@/features/directory/load-endpoint-detail.js";
+import { getRuntime } from "@/server/runtime.js";
+import { Time } from "@/components/time.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { renderAtom } from "../../../../features/status/feeds.js";
-import { pageUrlFor, publicStatusRoute, xmlResponse } from "../../../../features/status/public-route.js";
+import { renderAtom } from "@/features/status/feeds.js";
+import { pageUrlFor, publicStatusRoute, xmlResponse } from "@/features/status/public-route.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { renderJsonFeed } from "../../../../features/status/feeds.js";
-import { pageUrlFor, publicStatusRoute, safeJsonResponse } from "../../../../features/status/public-route.js";
+import { renderJsonFeed } from "@/features/status/feeds.js";
+import { pageUrlFor, publicStatusRoute, safeJsonResponse } from "@/features/status/public-route.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { renderRss } from "../../../../features/status/feeds.js";
-import { pageUrlFor, publicStatusRoute, xmlResponse } from "../../../../features/status/public-route.js";
+import { renderRss } from "@/features/status/feeds.js";
+import { pageUrlFor, publicStatusRoute, xmlResponse } from "@/features/status/public-route.js";
 
 export const dynamic = "force-dynamic";
 

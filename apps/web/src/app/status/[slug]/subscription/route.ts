@@ -1,11 +1,11 @@
 import { AppError, isAppError } from "@rpcpulse/config";
 import { subscribeToStatusPage } from "@rpcpulse/services";
 import { z } from "zod";
-import { clientKeyOf } from "../../../../features/status/client-key.js";
-import { basePathFor } from "../../../../features/status/page-lookup.js";
-import { loadSnapshot } from "../../../../features/status/public-route.js";
-import { getStatusWriteDeps } from "../../../../features/status/status-deps.js";
-import { errorResponse, readJsonBody } from "../../../../server/http.js";
+import { clientKeyOf } from "@/features/status/client-key.js";
+import { basePathFor } from "@/features/status/page-lookup.js";
+import { loadSnapshot } from "@/features/status/public-route.js";
+import { getStatusWriteDeps } from "@/features/status/status-deps.js";
+import { errorResponse, readJsonBody } from "@/server/http.js";
 
 export const dynamic = "force-dynamic";
 

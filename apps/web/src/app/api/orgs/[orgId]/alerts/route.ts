@@ -1,6 +1,6 @@
 import { getAlertsOverview } from "@rpcpulse/services";
-import { getAlertingDeps } from "../../../../../features/alerts/alerts-deps.js";
-import { requireApiOrgContext, withRoute } from "../../../../../server/http.js";
+import { getAlertingDeps } from "@/features/alerts/alerts-deps.js";
+import { requireApiOrgContext, withRoute } from "@/server/http.js";
 
 export const dynamic = "force-dynamic";
 

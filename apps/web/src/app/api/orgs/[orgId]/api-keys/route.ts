@@ -1,7 +1,7 @@
 import { createApiKey, listApiKeys } from "@rpcpulse/services";
 import { z } from "zod";
-import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../server/http.js";
-import { getRuntime } from "../../../../../server/runtime.js";
+import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
+import { getRuntime } from "@/server/runtime.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { claimEndpoint, listEndpointClaims } from "@rpcpulse/services";
 import { z } from "zod";
-import { getClaimDeps } from "../../../../../features/claims/claim-deps.js";
-import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../server/http.js";
+import { getClaimDeps } from "@/features/claims/claim-deps.js";
+import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { listIncidents } from "@rpcpulse/services";
-import { getStatusReadDeps } from "../../../../../features/status/status-deps.js";
-import { requireApiOrgContext, withRoute } from "../../../../../server/http.js";
+import { getStatusReadDeps } from "@/features/status/status-deps.js";
+import { requireApiOrgContext, withRoute } from "@/server/http.js";
 
 export const dynamic = "force-dynamic";
 

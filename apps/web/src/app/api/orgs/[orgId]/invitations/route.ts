@@ -1,8 +1,8 @@
 import { inviteMember } from "@rpcpulse/auth";
 import { listPendingInvitations, requireRole } from "@rpcpulse/services";
 import { z } from "zod";
-import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../server/http.js";
-import { getRuntime } from "../../../../../server/runtime.js";
+import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
+import { getRuntime } from "@/server/runtime.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import { enrollNode, listOrganizationNodes } from "@rpcpulse/services";
 import { z } from "zod";
-import { getFleetDeps } from "../../../../../features/fleet/fleet-deps.js";
-import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../server/http.js";
-import { getRuntime } from "../../../../../server/runtime.js";
+import { getFleetDeps } from "@/features/fleet/fleet-deps.js";
+import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
+import { getRuntime } from "@/server/runtime.js";
 
 export const dynamic = "force-dynamic";
 

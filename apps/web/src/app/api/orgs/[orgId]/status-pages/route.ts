@@ -1,7 +1,7 @@
 import { createStatusPage, listStatusPages } from "@rpcpulse/services";
 import { z } from "zod";
-import { getStatusReadDeps } from "../../../../../features/status/status-deps.js";
-import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../server/http.js";
+import { getStatusReadDeps } from "@/features/status/status-deps.js";
+import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { listSuggestions } from "@rpcpulse/services";
 import { z } from "zod";
-import { requireApiOrgContext, withRoute } from "../../../../../server/http.js";
-import { getRuntime } from "../../../../../server/runtime.js";
+import { requireApiOrgContext, withRoute } from "@/server/http.js";
+import { getRuntime } from "@/server/runtime.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { directoryDeps } from "../../_lib/runtime-deps.js";
-import { readBeaconList } from "../../_lib/handlers.js";
-import { preflightResponse, runPublic } from "../../_lib/public-api.js";
+import { directoryDeps } from "@/app/api/v1/_lib/runtime-deps.js";
+import { readBeaconList } from "@/app/api/v1/_lib/handlers.js";
+import { preflightResponse, runPublic } from "@/app/api/v1/_lib/public-api.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { readErpcUpstreams } from "../../_lib/compat-handlers.js";
-import { preflightResponse, runPublic } from "../../_lib/public-api.js";
-import { directoryDeps } from "../../_lib/runtime-deps.js";
+import { readErpcUpstreams } from "@/app/api/v1/_lib/compat-handlers.js";
+import { preflightResponse, runPublic } from "@/app/api/v1/_lib/public-api.js";
+import { directoryDeps } from "@/app/api/v1/_lib/runtime-deps.js";
 
 export const dynamic = "force-dynamic";
 

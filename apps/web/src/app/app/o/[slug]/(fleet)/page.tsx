@@ -8,16 +8,16 @@ import {
   listValidatorViews,
   NODE_STATUSES,
 } from "@rpcpulse/services";
-import { AppShell } from "../../../../../components/app-shell.js";
-import { AutoRefresh } from "../../../../../features/fleet/auto-refresh.js";
-import { FleetTable, fleetHref } from "../../../../../features/fleet/fleet-table.js";
-import { ProducerCards } from "../../../../../features/producers/producer-cards.js";
-import { ValidatorCards } from "../../../../../features/producers/validator-cards.js";
-import { getUserOrganizations } from "../../../../../server/org-pages.js";
-import { getRuntime } from "../../../../../server/runtime.js";
-import { requireOrgContext } from "../../../../../server/session.js";
-import "../../../../../features/fleet/fleet.css";
-import "../../../../../features/producers/producers.css";
+import { AppShell } from "@/components/app-shell.js";
+import { AutoRefresh } from "@/features/fleet/auto-refresh.js";
+import { FleetTable, fleetHref } from "@/features/fleet/fleet-table.js";
+import { ProducerCards } from "@/features/producers/producer-cards.js";
+import { ValidatorCards } from "@/features/producers/validator-cards.js";
+import { getUserOrganizations } from "@/server/org-pages.js";
+import { getRuntime } from "@/server/runtime.js";
+import { requireOrgContext } from "@/server/session.js";
+import "@/features/fleet/fleet.css";
+import "@/features/producers/producers.css";
 
 export const metadata: Metadata = { title: "Fleet" };
 export const dynamic = "force-dynamic";

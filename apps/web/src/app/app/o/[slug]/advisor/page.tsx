@@ -1,13 +1,13 @@
 import type { Metadata } from "next";
 import { hasRole, listOrganizationNodes, listSuggestions } from "@rpcpulse/services";
 import { z } from "zod";
-import { AppShell } from "../../../../../components/app-shell.js";
-import { SEVERITY_ORDER } from "../../../../../features/advisor/format.js";
-import { SuggestionCard } from "../../../../../features/advisor/suggestion-card.js";
-import { getUserOrganizations } from "../../../../../server/org-pages.js";
-import { getRuntime } from "../../../../../server/runtime.js";
-import { requireOrgContext } from "../../../../../server/session.js";
-import "../../../../../features/advisor/advisor.css";
+import { AppShell } from "@/components/app-shell.js";
+import { SEVERITY_ORDER } from "@/features/advisor/format.js";
+import { SuggestionCard } from "@/features/advisor/suggestion-card.js";
+import { getUserOrganizations } from "@/server/org-pages.js";
+import { getRuntime } from "@/server/runtime.js";
+import { requireOrgContext } from "@/server/session.js";
+import "@/features/advisor/advisor.css";
 
 export const metadata: Metadata = { title: "Advisor" };
 export const dynamic = "force-dynamic";

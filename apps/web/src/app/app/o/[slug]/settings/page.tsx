@@ -1,12 +1,12 @@
 import type { Metadata } from "next";
 import { hasRole, listOrganizationMembers, listPendingInvitations } from "@rpcpulse/services";
-import { AppShell } from "../../../../../components/app-shell.js";
-import { ApiKeysSection } from "../../../../../features/orgs/api-keys-section.js";
-import { InviteForm } from "../../../../../features/orgs/invite-form.js";
-import { CancelInvitationButton, MemberActions } from "../../../../../features/orgs/member-actions.js";
-import { getUserOrganizations } from "../../../../../server/org-pages.js";
-import { getRuntime } from "../../../../../server/runtime.js";
-import { requireOrgContext } from "../../../../../server/session.js";
+import { AppShell } from "@/components/app-shell.js";
+import { ApiKeysSection } from "@/features/orgs/api-keys-section.js";
+import { InviteForm } from "@/features/orgs/invite-form.js";
+import { CancelInvitationButton, MemberActions } from "@/features/orgs/member-actions.js";
+import { getUserOrganizations } from "@/server/org-pages.js";
+import { getRuntime } from "@/server/runtime.js";
+import { requireOrgContext } from "@/server/session.js";
 
 export const metadata: Metadata = { title: "Organization settings" };
 export const dynamic = "force-dynamic";

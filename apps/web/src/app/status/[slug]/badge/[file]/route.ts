@@ -1,7 +1,7 @@
-import { BADGE_COLORS, renderBadgeSvg, type BadgeSpec } from "../../../../../features/directory/badge-svg.js";
-import { loadSnapshot } from "../../../../../features/status/public-route.js";
-import { parseStatusBadgeMetric, statusBadgeFor } from "../../../../../features/status/status-badge.js";
-import { getRuntime } from "../../../../../server/runtime.js";
+import { BADGE_COLORS, renderBadgeSvg, type BadgeSpec } from "@/features/directory/badge-svg.js";
+import { loadSnapshot } from "@/features/status/public-route.js";
+import { parseStatusBadgeMetric, statusBadgeFor } from "@/features/status/status-badge.js";
+import { getRuntime } from "@/server/runtime.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { confirmStatusSubscription } from "@rpcpulse/services";
-import { lookupFromParam } from "../../../../../features/status/page-lookup.js";
-import { getStatusReadDeps } from "../../../../../features/status/status-deps.js";
+import { lookupFromParam } from "@/features/status/page-lookup.js";
+import { getStatusReadDeps } from "@/features/status/status-deps.js";
 
 export const dynamic = "force-dynamic";
 

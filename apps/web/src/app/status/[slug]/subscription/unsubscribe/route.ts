@@ -1,7 +1,7 @@
 import { unsubscribeFromStatusPage } from "@rpcpulse/services";
-import { escapeXml } from "../../../../../features/directory/badge-svg.js";
-import { lookupFromParam } from "../../../../../features/status/page-lookup.js";
-import { getStatusReadDeps } from "../../../../../features/status/status-deps.js";
+import { escapeXml } from "@/features/directory/badge-svg.js";
+import { lookupFromParam } from "@/features/status/page-lookup.js";
+import { getStatusReadDeps } from "@/features/status/status-deps.js";
 
 export const dynamic = "force-dynamic";
 

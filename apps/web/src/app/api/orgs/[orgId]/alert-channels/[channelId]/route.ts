@@ -1,7 +1,7 @@
 import { deleteAlertChannel, setAlertChannelEnabled } from "@rpcpulse/services";
 import { z } from "zod";
-import { getAlertingDeps } from "../../../../../../features/alerts/alerts-deps.js";
-import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../../server/http.js";
+import { getAlertingDeps } from "@/features/alerts/alerts-deps.js";
+import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { revokeApiKey } from "@rpcpulse/services";
-import { requireApiOrgContext, withRoute } from "../../../../../../server/http.js";
-import { getRuntime } from "../../../../../../server/runtime.js";
+import { requireApiOrgContext, withRoute } from "@/server/http.js";
+import { getRuntime } from "@/server/runtime.js";
 
 export const dynamic = "force-dynamic";
 

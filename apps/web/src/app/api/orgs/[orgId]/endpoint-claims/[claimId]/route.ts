@@ -1,7 +1,7 @@
 import { CLAIM_PROOF_METHODS, verifyEndpointClaim, withdrawEndpointClaim } from "@rpcpulse/services";
 import { z } from "zod";
-import { getClaimDeps } from "../../../../../../features/claims/claim-deps.js";
-import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../../server/http.js";
+import { getClaimDeps } from "@/features/claims/claim-deps.js";
+import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,8 @@
 import { removeMember, updateMemberRole } from "@rpcpulse/auth";
 import { getOrganizationMember, requireRole } from "@rpcpulse/services";
 import { z } from "zod";
-import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../../server/http.js";
-import { getRuntime } from "../../../../../../server/runtime.js";
+import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
+import { getRuntime } from "@/server/runtime.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { deleteNode, getNode, patchNode } from "@rpcpulse/services";
 import { z } from "zod";
-import { getFleetDeps } from "../../../../../../features/fleet/fleet-deps.js";
-import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../../server/http.js";
+import { getFleetDeps } from "@/features/fleet/fleet-deps.js";
+import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
 
 export const dynamic = "force-dynamic";
 type Params = { orgId: string; nodeId: string };

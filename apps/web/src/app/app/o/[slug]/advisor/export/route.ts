@@ -1,7 +1,7 @@
 import { AppError } from "@rpcpulse/config";
 import { exportSuggestionsScript, resolveServiceContext } from "@rpcpulse/services";
-import { errorResponse, requireApiSession } from "../../../../../../server/http.js";
-import { getRuntime } from "../../../../../../server/runtime.js";
+import { errorResponse, requireApiSession } from "@/server/http.js";
+import { getRuntime } from "@/server/runtime.js";
 
 export const dynamic = "force-dynamic";
 

@@ -2,8 +2,8 @@ import type { ReactNode } from "react";
 import { notFound } from "next/navigation";
 import { isAppError } from "@rpcpulse/config";
 import { getNode } from "@rpcpulse/services";
-import { getRuntime } from "../../../../../../server/runtime.js";
-import { requireOrgContext } from "../../../../../../server/session.js";
+import { getRuntime } from "@/server/runtime.js";
+import { requireOrgContext } from "@/server/session.js";
 
 /** A node of another organization (or none) is a 404 before the node page's skeleton streams a 200. */
 export default async function NodeLayout({

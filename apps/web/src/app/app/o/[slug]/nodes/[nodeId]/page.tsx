@@ -11,17 +11,17 @@ import {
   MetricRange,
   getNode,
 } from "@rpcpulse/services";
-import { AppShell } from "../../../../../../components/app-shell.js";
-import { NodeLive } from "../../../../../../features/fleet/node-live.js";
-import { ConsensusClientPanel } from "../../../../../../features/fleet/consensus-client-panel.js";
-import { NodeAdvisorSection } from "../../../../../../features/advisor/node-advisor-section.js";
-import { DeleteNodeForm, NodeSettingsForm } from "../../../../../../features/fleet/node-settings-form.js";
-import { RevokeTokenForm, RotateTokenForm } from "../../../../../../features/fleet/token-actions.js";
-import { getUserOrganizations } from "../../../../../../server/org-pages.js";
-import { getRuntime } from "../../../../../../server/runtime.js";
-import { requireOrgContext } from "../../../../../../server/session.js";
-import "../../../../../../features/fleet/fleet.css";
-import { Time } from "../../../../../../components/time.js";
+import { AppShell } from "@/components/app-shell.js";
+import { NodeLive } from "@/features/fleet/node-live.js";
+import { ConsensusClientPanel } from "@/features/fleet/consensus-client-panel.js";
+import { NodeAdvisorSection } from "@/features/advisor/node-advisor-section.js";
+import { DeleteNodeForm, NodeSettingsForm } from "@/features/fleet/node-settings-form.js";
+import { RevokeTokenForm, RotateTokenForm } from "@/features/fleet/token-actions.js";
+import { getUserOrganizations } from "@/server/org-pages.js";
+import { getRuntime } from "@/server/runtime.js";
+import { requireOrgContext } from "@/server/session.js";
+import "@/features/fleet/fleet.css";
+import { Time } from "@/components/time.js";
 
 export const metadata: Metadata = { title: "Node" };
 export const dynamic = "force-dynamic";

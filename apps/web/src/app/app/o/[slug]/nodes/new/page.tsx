@@ -2,11 +2,11 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { hasRole } from "@rpcpulse/services";
-import { AppShell } from "../../../../../../components/app-shell.js";
-import { EnrollForm } from "../../../../../../features/fleet/enroll-form.js";
-import { getUserOrganizations } from "../../../../../../server/org-pages.js";
-import { requireOrgContext } from "../../../../../../server/session.js";
-import "../../../../../../features/fleet/fleet.css";
+import { AppShell } from "@/components/app-shell.js";
+import { EnrollForm } from "@/features/fleet/enroll-form.js";
+import { getUserOrganizations } from "@/server/org-pages.js";
+import { requireOrgContext } from "@/server/session.js";
+import "@/features/fleet/fleet.css";
 
 export const metadata: Metadata = { title: "Add node" };
 export const dynamic = "force-dynamic";

@@ -1,14 +1,14 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { hasRole, listStatusPages } from "@rpcpulse/services";
-import { AppShell } from "../../../../../../components/app-shell.js";
-import { StatusField } from "../../../../../../features/status/status-field.js";
-import { ActionForm } from "../../../../../../features/status/action-form.js";
-import { createStatusPageAction } from "../../../../../../features/status/actions.js";
-import { getStatusReadDeps } from "../../../../../../features/status/status-deps.js";
-import { getUserOrganizations } from "../../../../../../server/org-pages.js";
-import { requireOrgContext } from "../../../../../../server/session.js";
-import "../../../../../../features/status/status.css";
+import { AppShell } from "@/components/app-shell.js";
+import { StatusField } from "@/features/status/status-field.js";
+import { ActionForm } from "@/features/status/action-form.js";
+import { createStatusPageAction } from "@/features/status/actions.js";
+import { getStatusReadDeps } from "@/features/status/status-deps.js";
+import { getUserOrganizations } from "@/server/org-pages.js";
+import { requireOrgContext } from "@/server/session.js";
+import "@/features/status/status.css";
 
 export const metadata: Metadata = { title: "Status pages" };
 export const dynamic = "force-dynamic";

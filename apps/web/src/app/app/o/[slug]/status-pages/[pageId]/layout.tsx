@@ -2,8 +2,8 @@ import type { ReactNode } from "react";
 import { notFound } from "next/navigation";
 import { isAppError } from "@rpcpulse/config";
 import { getStatusPageForAdmin } from "@rpcpulse/services";
-import { getStatusReadDeps } from "../../../../../../features/status/status-deps.js";
-import { requireOrgContext } from "../../../../../../server/session.js";
+import { getStatusReadDeps } from "@/features/status/status-deps.js";
+import { requireOrgContext } from "@/server/session.js";
 
 /** Another organization's status page (or none) is a 404 before the editor's skeleton streams a 200. */
 export default async function StatusPageAdminLayout({

@@ -1,4 +1,4 @@
-import { PageSkeleton } from "../../../../../../components/page-skeleton.js";
+import { PageSkeleton } from "@/components/page-skeleton.js";
 
 /** Shown while the server renders this page (it waits on the database). */
 export default function Loading() {

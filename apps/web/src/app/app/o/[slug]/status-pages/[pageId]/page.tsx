@@ -9,24 +9,15 @@ import {
   listSubscribers,
 } from "@rpcpulse/services";
 import { notFound } from "next/navigation";
-import { AppShell } from "../../../../../../components/app-shell.js";
-import { ActionForm } from "../../../../../../features/status/action-form.js";
-import { deleteStatusPageAction } from "../../../../../../features/status/actions.js";
-import {
-  IncidentsSection,
-  MaintenanceSection,
-  SubscribersSection,
-} from "../../../../../../features/status/admin-incidents.js";
-import {
-  ComponentsSection,
-  DomainSection,
-  GroupsSection,
-  PageSettingsForm,
-} from "../../../../../../features/status/admin-sections.js";
-import { getStatusReadDeps } from "../../../../../../features/status/status-deps.js";
-import { getUserOrganizations } from "../../../../../../server/org-pages.js";
-import { requireOrgContext } from "../../../../../../server/session.js";
-import "../../../../../../features/status/status.css";
+import { AppShell } from "@/components/app-shell.js";
+import { ActionForm } from "@/features/status/action-form.js";
+import { deleteStatusPageAction } from "@/features/status/actions.js";
+import { IncidentsSection, MaintenanceSection, SubscribersSection } from "@/features/status/admin-incidents.js";
+import { ComponentsSection, DomainSection, GroupsSection, PageSettingsForm } from "@/features/status/admin-sections.js";
+import { getStatusReadDeps } from "@/features/status/status-deps.js";
+import { getUserOrganizations } from "@/server/org-pages.js";
+import { requireOrgContext } from "@/server/session.js";
+import "@/features/status/status.css";
 
 export const metadata: Metadata = { title: "Status page" };
 export const dynamic = "force-dynamic";

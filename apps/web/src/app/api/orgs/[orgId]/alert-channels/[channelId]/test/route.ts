@@ -1,7 +1,7 @@
 import { testAlertChannel } from "@rpcpulse/services";
-import { getAlertingDeps } from "../../../../../../../features/alerts/alerts-deps.js";
-import { getRuntime } from "../../../../../../../server/runtime.js";
-import { requireApiOrgContext, withRoute } from "../../../../../../../server/http.js";
+import { getAlertingDeps } from "@/features/alerts/alerts-deps.js";
+import { getRuntime } from "@/server/runtime.js";
+import { requireApiOrgContext, withRoute } from "@/server/http.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { getNodeMetrics } from "@rpcpulse/services";
-import { getFleetDeps } from "../../../../../../../features/fleet/fleet-deps.js";
-import { requireApiOrgContext, withRoute } from "../../../../../../../server/http.js";
+import { getFleetDeps } from "@/features/fleet/fleet-deps.js";
+import { requireApiOrgContext, withRoute } from "@/server/http.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { createIncident } from "@rpcpulse/services";
 import { z } from "zod";
-import { getStatusIncidentDeps } from "../../../../../../../features/status/status-deps.js";
-import { readJsonBody, requireApiOrgContext, withRoute } from "../../../../../../../server/http.js";
+import { getStatusIncidentDeps } from "@/features/status/status-deps.js";
+import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { getNodeMetrics, resolveServiceContext } from "@rpcpulse/services";
-import { requireApiSession, withRoute } from "../../../../../../../server/http.js";
-import { getRuntime } from "../../../../../../../server/runtime.js";
+import { requireApiSession, withRoute } from "@/server/http.js";
+import { getRuntime } from "@/server/runtime.js";
 
 export const dynamic = "force-dynamic";
 

@@ -3,20 +3,16 @@ import Link from "next/link";
 import { isAppError } from "@rpcpulse/config";
 import { getIncident, getStatusPageForAdmin, hasRole } from "@rpcpulse/services";
 import { notFound } from "next/navigation";
-import { AppShell } from "../../../../../../../../components/app-shell.js";
-import { StatusField } from "../../../../../../../../features/status/status-field.js";
-import { ActionForm } from "../../../../../../../../features/status/action-form.js";
-import {
-  deleteIncidentAction,
-  editIncidentAction,
-  postIncidentUpdateAction,
-} from "../../../../../../../../features/status/actions.js";
-import { titleCase } from "../../../../../../../../features/status/format.js";
-import { getStatusReadDeps } from "../../../../../../../../features/status/status-deps.js";
-import { getUserOrganizations } from "../../../../../../../../server/org-pages.js";
-import { requireOrgContext } from "../../../../../../../../server/session.js";
-import "../../../../../../../../features/status/status.css";
-import { Time } from "../../../../../../../../components/time.js";
+import { AppShell } from "@/components/app-shell.js";
+import { StatusField } from "@/features/status/status-field.js";
+import { ActionForm } from "@/features/status/action-form.js";
+import { deleteIncidentAction, editIncidentAction, postIncidentUpdateAction } from "@/features/status/actions.js";
+import { titleCase } from "@/features/status/format.js";
+import { getStatusReadDeps } from "@/features/status/status-deps.js";
+import { getUserOrganizations } from "@/server/org-pages.js";
+import { requireOrgContext } from "@/server/session.js";
+import "@/features/status/status.css";
+import { Time } from "@/components/time.js";
 
 export const metadata: Metadata = { title: "Incident" };
 export const dynamic = "force-dynamic";
