@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AppError, RPCPULSE_VERSION, toErrorBody, type Logger } from "@rpcpulse/config";
+import { createSqlPool } from "@rpcpulse/db";
 import {
   agentTokenChannel,
   closeQueues,
@@ -15,7 +16,6 @@ import {
   createPlatformMetrics,
   createVantageEndpointFilter,
 } from "@rpcpulse/services";
-import pg from "pg";
 import type { IngestEnv } from "./env.js";
 import { createAddressLimiter } from "./http/address-limiter.js";
 import { createClientAddressResolver } from "./http/client-address.js";
@@ -67,8 +67,11 @@ export async function startIngest(env: IngestEnv, log: Logger): Promise<RunningI
     prefix: env.QUEUE_PREFIX,
     onError: (error) => log.debug({ err: error.message }, "queue error"),
   };
-  const sql = new pg.Pool({ connectionString: env.DATABASE_URL, max: 4, connectionTimeoutMillis: 2_000 });
-  sql.on("error", (error: Error) => log.warn({ err: error.message }, "postgres pool error"));
+  const sql = createSqlPool(env.DATABASE_URL, {
+    max: 4,
+    connectionTimeoutMillis: 2_000,
+    onError: (error) => log.warn({ err: error.message }, "postgres pool error"),
+  });
 
   const verifier = createAgentTokenVerifier(
     {

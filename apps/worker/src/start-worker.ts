@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { RPCPULSE_VERSION, type Logger } from "@rpcpulse/config";
-import { createPrismaClient, createReadDatabase } from "@rpcpulse/db";
+import { createPrismaClient, createReadDatabase, createSqlPool } from "@rpcpulse/db";
 import {
   closeQueues,
   createRedisClient,
@@ -20,7 +20,6 @@ import {
   recordWorkerHeartbeat,
 } from "@rpcpulse/services";
 import type { Worker } from "bullmq";
-import pg from "pg";
 import { readConsumerSettings, type ConsumedQueue, type WorkerEnv } from "./env.js";
 import { createIngestProcessor } from "./processors/ingest.processor.js";
 import { createMaintenanceProcessor } from "./processors/maintenance.processor.js";
@@ -65,12 +64,11 @@ export async function startWorker(env: WorkerEnv, rootLog: Logger): Promise<Runn
     if (redisDown) log.info("redis connection restored");
     redisDown = false;
   });
-  const sql = new pg.Pool({
-    connectionString: env.DATABASE_URL,
+  const sql = createSqlPool(env.DATABASE_URL, {
     max: 3 + env.INGEST_FLUSH_CONCURRENCY,
     connectionTimeoutMillis: 5_000,
+    onError: (error) => log.warn({ err: error.message }, "postgres pool error"),
   });
-  sql.on("error", (error: Error) => log.warn({ err: error.message }, "postgres pool error"));
   const prisma = createPrismaClient(env.DATABASE_URL);
   const target: QueueTarget = { connection: redis, prefix: env.QUEUE_PREFIX };
   const replica = createReadDatabase(
