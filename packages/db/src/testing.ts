@@ -6,6 +6,9 @@
  *                                 from a template so each call takes well under a second.
  *   createTimescaleTestDatabase() an in-process PGlite + TimescaleDB 2.23 instance, migrated in
  *                                 timescale mode (slow: keep data small).
+ *   createTestOrg(db), createTestNode(db, { organizationId })
+ *                                 the organization and node rows most tests start from.
+ *   waitFor, freePort             from @rpcpulse/config/testing, so a test imports one entry.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { CHAINS, NETWORKS } from "@rpcpulse/domain";
@@ -16,6 +19,9 @@ import { defaultMigrationsDir, loadMigrations } from "./migrate/migration-files.
 import { runMigrations } from "./migrate/run-migrations.js";
 import { seedCatalog } from "./seed/seed-catalog.js";
 import type { SqlClient } from "./sql-client.js";
+
+export { freePort, waitFor, type NotYet, type WaitForOptions } from "@rpcpulse/config/testing";
+export * from "./test-fixtures.js";
 
 export const DEFAULT_TEST_SERVER_URL = "postgresql://postgres@127.0.0.1:5432/postgres";
 const TEMPLATE_PREFIX = "rpcpulse_tpl_";

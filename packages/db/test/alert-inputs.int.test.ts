@@ -17,6 +17,8 @@ import {
 } from "../src/index.js";
 import {
   createTestDatabase,
+  createTestNode,
+  createTestOrg,
   createTimescaleTestDatabase,
   type TestDatabase,
   type TimescaleTestDatabase,
@@ -37,12 +39,14 @@ async function seed(sql: SqlClient): Promise<void> {
                    VALUES ('hive', 'Hive', '{hive}', 'irreversible', '') ON CONFLICT DO NOTHING`);
   await sql.query(`INSERT INTO networks (id, slug, chain_slug, name, block_interval_ms)
                    VALUES ('44444444-4444-4444-8444-444444444444', 'hive-alerts', 'hive', 'Hive', 3000)`);
-  await sql.query(`INSERT INTO organizations (id, name, slug) VALUES ('org-alert-inputs', 'Org', 'org-alert-inputs')`);
-  await sql.query(
-    `INSERT INTO nodes (id, organization_id, network_id, api_family, client_name, name, local_rpc_url, last_seen_at)
-     VALUES ($1, 'org-alert-inputs', '44444444-4444-4444-8444-444444444444', 'hive', 'hived', 'hive-1', 'http://127.0.0.1:8091', $2)`,
-    [NODE, at(20)],
-  );
+  await createTestOrg(sql, { id: "org-alert-inputs", name: "Org" });
+  await createTestNode(sql, {
+    id: NODE,
+    organizationId: "org-alert-inputs",
+    networkId: "44444444-4444-4444-8444-444444444444",
+    name: "hive-1",
+    lastSeenAt: at(20),
+  });
   await sql.query(
     `INSERT INTO public_endpoints (id, network_id, api_family, url, name, status)
      VALUES ($1, '44444444-4444-4444-8444-444444444444', 'hive', 'https://api.alerts.test', 'alerts endpoint', 'active')`,

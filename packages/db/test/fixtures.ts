@@ -1,4 +1,5 @@
 import type { NodeSampleInput, ProbeResultInput, SqlClient } from "../src/index.js";
+import { createTestNode, createTestOrg } from "../src/testing.js";
 
 export const ORG_ID = "org_fixture_00000000000000000001";
 export const NODE_1 = "00000000-0000-4000-8000-000000000001";
@@ -19,16 +20,12 @@ export async function insertFixtureFleet(sql: SqlClient): Promise<void> {
      VALUES ($1, 'fixture-net', 'hive', 'Fixture', 3000, true)`,
     [NETWORK_ID],
   );
-  await sql.query(`INSERT INTO organizations (id, name, slug) VALUES ($1, 'Fixture org', 'fixture-org')`, [ORG_ID]);
+  await createTestOrg(sql, { id: ORG_ID, name: "Fixture org", slug: "fixture-org" });
   for (const [id, name] of [
     [NODE_1, "node-1"],
     [NODE_2, "node-2"],
   ] as const) {
-    await sql.query(
-      `INSERT INTO nodes (id, organization_id, network_id, api_family, client_name, name, local_rpc_url)
-       VALUES ($1, $2, $3, 'hive', 'hived', $4, 'http://127.0.0.1:8091')`,
-      [id, ORG_ID, NETWORK_ID, name],
-    );
+    await createTestNode(sql, { id, organizationId: ORG_ID, networkId: NETWORK_ID, name });
   }
 }
 

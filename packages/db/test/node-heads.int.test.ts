@@ -21,6 +21,8 @@ import {
 } from "../src/index.js";
 import {
   createTestDatabase,
+  createTestNode,
+  createTestOrg,
   createTimescaleTestDatabase,
   type TestDatabase,
   type TimescaleTestDatabase,
@@ -47,16 +49,12 @@ async function seed(sql: SqlClient): Promise<void> {
                    VALUES ($1, 'hive-heads', 'hive', 'Hive', 3000)`,
     [NETWORK],
   );
-  await sql.query(`INSERT INTO organizations (id, name, slug) VALUES ($1, 'Org', $1)`, [ORG]);
+  await createTestOrg(sql, { id: ORG, name: "Org" });
   for (const [id, name, url] of [
     [A, "a", URL_A],
     [B, "b", null],
   ] as const) {
-    await sql.query(
-      `INSERT INTO nodes (id, organization_id, network_id, api_family, client_name, name, local_rpc_url, public_url)
-       VALUES ($1, $2, $3, 'hive', 'hived', $4, 'http://127.0.0.1:8091', $5)`,
-      [id, ORG, NETWORK, name, url],
-    );
+    await createTestNode(sql, { id, organizationId: ORG, networkId: NETWORK, name, publicUrl: url });
   }
   const samples = Array.from({ length: 21 }, (_, i) => i);
   await insertNodeSamples(sql, [

@@ -24,7 +24,7 @@ import {
   type AlertStateRow,
   type NodeSampleInput,
 } from "../src/index.js";
-import { createTestDatabase, type TestDatabase } from "../src/testing.js";
+import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "../src/testing.js";
 
 const ORG = "org-sweep-batch";
 const NOW = Date.UTC(2026, 10, 20, 12, 0, 0);
@@ -36,21 +36,8 @@ describe("batched sweep reads and writes match their one-at-a-time twins", () =>
 
   before(async () => {
     db = await createTestDatabase();
-    const network = await db.prisma.network.findUniqueOrThrow({ where: { slug: "hive" } });
-    await db.prisma.organization.create({ data: { id: ORG, name: ORG, slug: ORG } });
-    for (let n = 0; n < 4; n++) {
-      const node = await db.prisma.node.create({
-        data: {
-          organizationId: ORG,
-          networkId: network.id,
-          apiFamily: "hive",
-          clientName: "hived",
-          name: `n${n}`,
-          localRpcUrl: "http://127.0.0.1:8091",
-        },
-      });
-      nodes.push(node.id);
-    }
+    await createTestOrg(db, { id: ORG });
+    for (let n = 0; n < 4; n++) nodes.push((await createTestNode(db, { organizationId: ORG, name: `n${n}` })).id);
     // Node 0: 40 samples, node 1: 5, node 2: 1 out of every window, node 3: none; IPs on some samples.
     const samples: NodeSampleInput[] = [];
     const ips: { time: Date; nodeId: string; ip: string; conns: number }[] = [];
