@@ -4,7 +4,7 @@ import { FormNotice } from "@/components/form-notice.js";
 import { SubmitButton } from "@/components/submit-button.js";
 import { IDLE } from "@/server/form-state.js";
 import { createChannelAction } from "./actions.js";
-import { InputField, SelectField } from "./alert-fields.js";
+import { Field, SelectField } from "@/components/field.js";
 
 const TYPES = [
   { value: "email", label: "Email" },
@@ -24,11 +24,11 @@ export function ChannelForm({ slug }: { slug: string }) {
       <form action={action} className="stack" noValidate data-testid="channel-form">
         <input type="hidden" name="slug" value={slug} />
         <div className="form-grid">
-          <InputField id="ch-name" name="name" label="Name" maxLength={80} defaultValue={v.name} error={err.name} />
+          <Field id="ch-name" name="name" label="Name" maxLength={80} defaultValue={v.name} error={err.name} />
           <SelectField id="ch-type" name="type" label="Type" value={type} onChange={setType} options={TYPES} />
         </div>
         {type === "email" ? (
-          <InputField
+          <Field
             id="ch-to"
             name="to"
             label="Recipients"
@@ -39,7 +39,7 @@ export function ChannelForm({ slug }: { slug: string }) {
           />
         ) : type === "telegram" ? (
           <div className="form-grid">
-            <InputField
+            <Field
               id="ch-bot"
               name="botToken"
               label="Bot token"
@@ -47,7 +47,7 @@ export function ChannelForm({ slug }: { slug: string }) {
               placeholder="123456:ABC-DEF…"
               error={err.botToken}
             />
-            <InputField
+            <Field
               id="ch-chat"
               name="chatId"
               label="Chat id"
@@ -57,7 +57,7 @@ export function ChannelForm({ slug }: { slug: string }) {
             />
           </div>
         ) : (
-          <InputField
+          <Field
             id="ch-url"
             name="url"
             label="URL"

@@ -4,7 +4,7 @@ import { FormNotice } from "@/components/form-notice.js";
 import { SubmitButton } from "@/components/submit-button.js";
 import { IDLE } from "@/server/form-state.js";
 import { saveRuleAction } from "./actions.js";
-import { InputField, SelectField } from "./alert-fields.js";
+import { Field, SelectField } from "@/components/field.js";
 
 export interface RuleTypeOption {
   value: string;
@@ -37,7 +37,7 @@ export interface RuleFormValues {
 
 function NumberField(props: { name: string; label: string; value: string; hint?: string; error?: string | undefined }) {
   return (
-    <InputField
+    <Field
       id={`rule-${props.name}`}
       name={props.name}
       label={props.label}
@@ -74,7 +74,7 @@ export function RuleForm(props: {
       <input type="hidden" name="slug" value={props.slug} />
       {props.initial.ruleId ? <input type="hidden" name="ruleId" value={props.initial.ruleId} /> : null}
       <div className="form-grid">
-        <InputField
+        <Field
           id="rule-name"
           name="name"
           label="Name"

@@ -1,5 +1,5 @@
 import type { IncidentView, MaintenanceRow, StatusPageTree } from "@rpcpulse/db";
-import { StatusField } from "./status-field.js";
+import { Field } from "@/components/field.js";
 import { ActionForm } from "./action-form.js";
 import {
   cancelMaintenanceAction,
@@ -53,10 +53,10 @@ async function MaintenanceFields(props: { page: StatusPageTree; scope: string; w
   const zoneId = `${props.scope}-timeZone`;
   return (
     <>
-      <StatusField scope={props.scope} name="title" label="Title" required maxLength={200} defaultValue={m?.title} />
+      <Field scope={props.scope} name="title" label="Title" required maxLength={200} defaultValue={m?.title} />
       <div className="sp-inline-form">
         {(["startsAt", "endsAt"] as const).map((name) => (
-          <StatusField
+          <Field
             key={name}
             scope={props.scope}
             name={name}
@@ -139,7 +139,7 @@ export function IncidentsSection(props: {
             submit="Publish incident"
             testId="create-incident"
           >
-            <StatusField scope="inc-new" name="title" label="Title" required maxLength={200} />
+            <Field scope="inc-new" name="title" label="Title" required maxLength={200} />
             <div className="sp-inline-form">
               <div className="field">
                 <label htmlFor="f-inc-status">Status</label>

@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { StatusPageTree } from "@rpcpulse/db";
-import { StatusField } from "./status-field.js";
+import { Field } from "@/components/field.js";
 import { ActionForm } from "./action-form.js";
 import {
   addComponentAction,
@@ -22,18 +22,12 @@ export function PageSettingsForm(props: { page: Page; ids: Ids }) {
   const { page } = props;
   return (
     <ActionForm action={editStatusPageAction} hidden={props.ids} submit="Save page" testId="edit-status-page">
-      <StatusField scope="page" name="title" label="Title" required maxLength={120} defaultValue={page.title} />
+      <Field scope="page" name="title" label="Title" required maxLength={120} defaultValue={page.title} />
       <div className="field">
         <label htmlFor="f-edit-slug">Slug</label>
         <input id="f-edit-slug" name="slug" required maxLength={63} defaultValue={page.slug} />
       </div>
-      <StatusField
-        scope="page"
-        name="description"
-        label="Description"
-        maxLength={1000}
-        defaultValue={page.description}
-      />
+      <Field scope="page" name="description" label="Description" maxLength={1000} defaultValue={page.description} />
       <div className="sp-inline-form">
         <div className="field">
           <label htmlFor="f-accent">Accent colour</label>
@@ -83,7 +77,7 @@ export function DomainSection(props: { page: Page; ids: Ids; canEdit: boolean })
       {props.canEdit ? (
         <div className="sp-inline-form">
           <ActionForm action={setDomainAction} hidden={props.ids} submit="Save domain" className="sp-inline-form">
-            <StatusField
+            <Field
               scope="page"
               name="domain"
               label="Custom domain"
@@ -124,7 +118,7 @@ export function GroupsSection(props: { page: Page; ids: Ids; canEdit: boolean })
                     submit="Save name"
                     className="sp-inline-form"
                   >
-                    <StatusField
+                    <Field
                       scope={`g-${g.id}`}
                       name="name"
                       label="New name"
@@ -148,7 +142,7 @@ export function GroupsSection(props: { page: Page; ids: Ids; canEdit: boolean })
       </ul>
       {props.canEdit ? (
         <ActionForm action={addGroupAction} hidden={props.ids} submit="Add group" className="sp-inline-form">
-          <StatusField
+          <Field
             scope="group-new"
             name="name"
             label="Group name"
@@ -246,7 +240,7 @@ export function ComponentsSection(props: {
                   submit="Save"
                   className="sp-inline-form"
                 >
-                  <StatusField
+                  <Field
                     scope={`c-${c.id}`}
                     name="displayName"
                     label="Display name"
@@ -265,7 +259,7 @@ export function ComponentsSection(props: {
                       ))}
                     </select>
                   </div>
-                  <StatusField
+                  <Field
                     scope={`c-${c.id}`}
                     name="position"
                     label="Order"
@@ -315,7 +309,7 @@ export function ComponentsSection(props: {
               <CandidateGroup label="Public directory endpoints" items={props.candidates.endpoints} listed={listed} />
             </select>
           </div>
-          <StatusField scope="c-new" name="displayName" label="Display name (optional)" maxLength={120} />
+          <Field scope="c-new" name="displayName" label="Display name (optional)" maxLength={120} />
           <div className="field">
             <label htmlFor="f-group">Group</label>
             <select id="f-group" name="groupId" defaultValue="">
@@ -327,7 +321,7 @@ export function ComponentsSection(props: {
               ))}
             </select>
           </div>
-          <StatusField scope="c-new" name="position" label="Order" type="number" defaultValue="0" />
+          <Field scope="c-new" name="position" label="Order" type="number" defaultValue="0" />
         </ActionForm>
       ) : null}
     </>

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { hasRole, listStatusPages } from "@rpcpulse/services";
 import { AppShell } from "@/components/app-shell.js";
-import { StatusField } from "@/features/status/status-field.js";
+import { Field } from "@/components/field.js";
 import { ActionForm } from "@/features/status/action-form.js";
 import { createStatusPageAction } from "@/features/status/actions.js";
 import { getStatusReadDeps } from "@/features/status/status-deps.js";
@@ -74,14 +74,7 @@ export default async function StatusPagesPage({ params }: { params: Promise<{ sl
             submit="Create page"
             testId="create-status-page"
           >
-            <StatusField
-              scope="new-page"
-              name="title"
-              label="Title"
-              required
-              maxLength={120}
-              placeholder="Acme RPC status"
-            />
+            <Field scope="new-page" name="title" label="Title" required maxLength={120} placeholder="Acme RPC status" />
             <div className="field">
               <label htmlFor="f-page-slug">Slug</label>
               <input
@@ -94,7 +87,7 @@ export default async function StatusPagesPage({ params }: { params: Promise<{ sl
               />
               <span className="hint">The page lives at /status/&lt;slug&gt;.</span>
             </div>
-            <StatusField scope="new-page" name="description" label="Description (optional)" maxLength={1000} />
+            <Field scope="new-page" name="description" label="Description (optional)" maxLength={1000} />
             <label className="check">
               <input type="checkbox" name="isPublic" defaultChecked /> Public (drafts answer 404)
             </label>

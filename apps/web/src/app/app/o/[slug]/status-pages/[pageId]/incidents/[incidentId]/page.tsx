@@ -4,7 +4,7 @@ import { isAppError } from "@rpcpulse/config";
 import { getIncident, getStatusPageForAdmin, hasRole } from "@rpcpulse/services";
 import { notFound } from "next/navigation";
 import { AppShell } from "@/components/app-shell.js";
-import { StatusField } from "@/features/status/status-field.js";
+import { Field } from "@/components/field.js";
 import { ActionForm } from "@/features/status/action-form.js";
 import { deleteIncidentAction, editIncidentAction, postIncidentUpdateAction } from "@/features/status/actions.js";
 import { titleCase } from "@/features/status/format.js";
@@ -91,7 +91,7 @@ export default async function IncidentAdmin({
           <section className="card" aria-labelledby="edit-title">
             <h2 id="edit-title">Edit</h2>
             <ActionForm action={editIncidentAction} hidden={ids} submit="Save">
-              <StatusField
+              <Field
                 scope="inc-edit"
                 name="title"
                 label="Title"
