@@ -1,5 +1,4 @@
 "use server";
-import { isAppError } from "@rpcpulse/config";
 import {
   createAlertChannel,
   createAlertRule,
@@ -21,22 +20,6 @@ import { getAlertingDeps } from "./alerts-deps.js";
 const Slug = z.string().trim().min(1).max(64);
 const Id = z.string().trim().uuid();
 
-/** AppErrors naming a field are shown next to it; the values go back into the form. */
-async function withFields(values: Record<string, string>, fn: () => Promise<FormState>): Promise<FormState> {
-  const result = await runFormAction(async () => {
-    try {
-      return await fn();
-    } catch (error) {
-      const field = isAppError(error) ? error.details?.field : undefined;
-      if (isAppError(error) && typeof field === "string") {
-        return { status: "error", message: error.message, fieldErrors: { [field]: error.message } };
-      }
-      throw error;
-    }
-  });
-  return result.status === "ok" ? result : { ...result, values };
-}
-
 function ruleFields(formData: FormData, values: Record<string, string>) {
   return {
     ...values,
@@ -50,16 +33,19 @@ function ruleFields(formData: FormData, values: Record<string, string>) {
 export async function saveRuleAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
   let done: string | null = null;
-  const result = await withFields(values, async () => {
-    const { ctx } = await requireOrgContext(Slug.parse(values.slug));
-    const deps = getAlertingDeps();
-    const fields = ruleFields(formData, values);
-    if (values.ruleId) await updateAlertRule(deps, ctx, { ruleId: Id.parse(values.ruleId), fields });
-    else await createAlertRule(deps, ctx, fields);
-    done = `/app/o/${ctx.organizationSlug}/alerts`;
-    revalidatePath(done);
-    return { status: "ok", message: values.ruleId ? "Rule saved." : "Rule created." };
-  });
+  const result = await runFormAction(
+    async () => {
+      const { ctx } = await requireOrgContext(Slug.parse(values.slug));
+      const deps = getAlertingDeps();
+      const fields = ruleFields(formData, values);
+      if (values.ruleId) await updateAlertRule(deps, ctx, { ruleId: Id.parse(values.ruleId), fields });
+      else await createAlertRule(deps, ctx, fields);
+      done = `/app/o/${ctx.organizationSlug}/alerts`;
+      revalidatePath(done);
+      return { status: "ok", message: values.ruleId ? "Rule saved." : "Rule created." };
+    },
+    { fieldErrors: "own", values },
+  );
   if (done && values.ruleId) redirect(done);
   return result;
 }
@@ -86,18 +72,21 @@ export async function deleteRuleAction(_prev: FormState, formData: FormData): Pr
 
 export async function createChannelAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
-  return withFields(values, async () => {
-    const { ctx } = await requireOrgContext(Slug.parse(values.slug));
-    const { channel, signingSecret } = await createAlertChannel(getAlertingDeps(), ctx, values);
-    revalidatePath(`/app/o/${ctx.organizationSlug}/alerts`);
-    return {
-      status: "ok",
-      message: signingSecret
-        ? `${channel.name} created. Copy the signing secret now: it is shown only once.`
-        : `${channel.name} created.`,
-      ...(signingSecret ? { data: { signingSecret } } : {}),
-    };
-  });
+  return runFormAction(
+    async () => {
+      const { ctx } = await requireOrgContext(Slug.parse(values.slug));
+      const { channel, signingSecret } = await createAlertChannel(getAlertingDeps(), ctx, values);
+      revalidatePath(`/app/o/${ctx.organizationSlug}/alerts`);
+      return {
+        status: "ok",
+        message: signingSecret
+          ? `${channel.name} created. Copy the signing secret now: it is shown only once.`
+          : `${channel.name} created.`,
+        ...(signingSecret ? { data: { signingSecret } } : {}),
+      };
+    },
+    { fieldErrors: "own", values },
+  );
 }
 
 export async function testChannelAction(_prev: FormState, formData: FormData): Promise<FormState> {

@@ -12,21 +12,23 @@ const ClaimId = z.string().trim().min(1).max(64);
 /** Start a claim on a listed endpoint (id or URL); shows the DNS record or the file that proves it. */
 export async function claimEndpointAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
-  const result = await runFormAction(async () => {
-    const input = z
-      .object({ slug: Slug, endpoint: z.string().trim().min(1, "Give the endpoint's id or URL.").max(2048) })
-      .parse(values);
-    const { ctx } = await requireOrgContext(input.slug);
-    const claim = await claimEndpoint(getClaimDeps(), ctx, { endpoint: input.endpoint });
-    revalidatePath(`/app/o/${ctx.organizationSlug}/endpoints`);
-    return {
-      status: "ok",
-      message: claim.dnsName
-        ? `Claim started for ${claim.url}: publish the TXT record shown or serve the well-known file, then verify.`
-        : `Claim started for ${claim.url}: serve the well-known file shown, then verify.`,
-    };
-  });
-  return result.status === "ok" ? result : { ...result, values };
+  return runFormAction(
+    async () => {
+      const input = z
+        .object({ slug: Slug, endpoint: z.string().trim().min(1, "Give the endpoint's id or URL.").max(2048) })
+        .parse(values);
+      const { ctx } = await requireOrgContext(input.slug);
+      const claim = await claimEndpoint(getClaimDeps(), ctx, { endpoint: input.endpoint });
+      revalidatePath(`/app/o/${ctx.organizationSlug}/endpoints`);
+      return {
+        status: "ok",
+        message: claim.dnsName
+          ? `Claim started for ${claim.url}: publish the TXT record shown or serve the well-known file, then verify.`
+          : `Claim started for ${claim.url}: serve the well-known file shown, then verify.`,
+      };
+    },
+    { values },
+  );
 }
 
 /** Check a claim's proof now (DNS TXT record or the endpoint's well-known file). */

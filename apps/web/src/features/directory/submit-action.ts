@@ -1,5 +1,4 @@
 "use server";
-import { isAppError } from "@rpcpulse/config";
 import { submitEndpoint } from "@rpcpulse/services";
 import { revalidatePath } from "next/cache";
 import { formValues, runFormAction, type FormState } from "@/server/action.js";
@@ -9,14 +8,14 @@ import { requireSession } from "@/server/session.js";
 /** Submit a public endpoint (signed-in users); it is listed on probation until probed healthy. */
 export async function submitEndpointAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
-  const result = await runFormAction(async () => {
-    const session = await requireSession("/directory/submit");
-    const endpoint = Object.fromEntries(
-      (["url", "network", "family", "name", "provider"] as const)
-        .map((k) => [k, (values[k] ?? "").trim()] as const)
-        .filter(([, v]) => v !== ""),
-    );
-    try {
+  return runFormAction(
+    async () => {
+      const session = await requireSession("/directory/submit");
+      const endpoint = Object.fromEntries(
+        (["url", "network", "family", "name", "provider"] as const)
+          .map((k) => [k, (values[k] ?? "").trim()] as const)
+          .filter(([, v]) => v !== ""),
+      );
       const { sql, env } = getRuntime();
       const created = await submitEndpoint(
         { sql, allowPrivate: env.PROBE_ALLOW_PRIVATE },
@@ -28,16 +27,7 @@ export async function submitEndpointAction(_prev: FormState, formData: FormData)
         message: `${created.url} is listed on probation; it is ranked once it has been probed healthy.`,
         data: { id: created.id, network: created.network },
       };
-    } catch (error) {
-      const field = isAppError(error) ? error.details?.field : undefined;
-      if (isAppError(error) && typeof field === "string")
-        return {
-          status: "error",
-          message: "Please check the highlighted fields.",
-          fieldErrors: { [field]: error.message },
-        };
-      throw error;
-    }
-  });
-  return result.status === "ok" ? result : { ...result, values };
+    },
+    { fieldErrors: "check", values },
+  );
 }

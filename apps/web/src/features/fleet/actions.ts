@@ -1,5 +1,5 @@
 "use server";
-import { AppError, isAppError, RPCPULSE_VERSION } from "@rpcpulse/config";
+import { AppError, RPCPULSE_VERSION } from "@rpcpulse/config";
 import { deleteNode, enrollNode, getNode, revokeAgentToken, rotateAgentToken, updateNode } from "@rpcpulse/services";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
@@ -17,25 +17,6 @@ import {
 
 const Slug = z.string().trim().min(1).max(64);
 const NodeId = z.string().trim().min(1).max(64);
-
-/** AppErrors that name a field (CONFLICT on the name, VALIDATION of the family) go next to it. */
-async function withFieldErrors(fn: () => Promise<FormState>): Promise<FormState> {
-  return runFormAction(async () => {
-    try {
-      return await fn();
-    } catch (error) {
-      const field = isAppError(error) ? error.details?.field : undefined;
-      if (isAppError(error) && typeof field === "string") {
-        return {
-          status: "error",
-          message: "Please check the highlighted fields.",
-          fieldErrors: { [field]: error.message },
-        };
-      }
-      throw error;
-    }
-  });
-}
 
 function commandsFor(node: { id: string; name: string; apiFamily: string; localRpcUrl: string }, token: string) {
   const { env } = getRuntime();
@@ -59,31 +40,38 @@ function commandsFor(node: { id: string; name: string; apiFamily: string; localR
   };
 }
 
-/** Enroll a node; the token is returned once, in this response only. */
+/**
+ * Enroll a node; the token is returned once, in this response only. AppErrors that name a field
+ * (CONFLICT on the name, VALIDATION of the family) go next to it, here and in updateNodeAction.
+ */
 export async function enrollNodeAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
-  const result = await withFieldErrors(async () => {
-    const { ctx } = await requireOrgContext(Slug.parse(values.slug));
-    const { node, issued } = await enrollNode(getFleetDeps(), ctx, values);
-    revalidatePath(`/app/o/${ctx.organizationSlug}`);
-    return {
-      status: "ok",
-      message: `${node.name} enrolled.`,
-      data: { nodeId: node.id, nodeName: node.name, ...commandsFor(node, issued.token) },
-    };
-  });
-  return result.status === "ok" ? result : { ...result, values };
+  return runFormAction(
+    async () => {
+      const { ctx } = await requireOrgContext(Slug.parse(values.slug));
+      const { node, issued } = await enrollNode(getFleetDeps(), ctx, values);
+      revalidatePath(`/app/o/${ctx.organizationSlug}`);
+      return {
+        status: "ok",
+        message: `${node.name} enrolled.`,
+        data: { nodeId: node.id, nodeName: node.name, ...commandsFor(node, issued.token) },
+      };
+    },
+    { fieldErrors: "check", values },
+  );
 }
 
 export async function updateNodeAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
-  const result = await withFieldErrors(async () => {
-    const { ctx } = await requireOrgContext(Slug.parse(values.slug));
-    const node = await updateNode(getFleetDeps(), ctx, { nodeId: NodeId.parse(values.nodeId), fields: values });
-    revalidatePath(`/app/o/${ctx.organizationSlug}/nodes/${node.id}`);
-    return { status: "ok", message: "Settings saved." };
-  });
-  return result.status === "ok" ? result : { ...result, values };
+  return runFormAction(
+    async () => {
+      const { ctx } = await requireOrgContext(Slug.parse(values.slug));
+      const node = await updateNode(getFleetDeps(), ctx, { nodeId: NodeId.parse(values.nodeId), fields: values });
+      revalidatePath(`/app/o/${ctx.organizationSlug}/nodes/${node.id}`);
+      return { status: "ok", message: "Settings saved." };
+    },
+    { fieldErrors: "check", values },
+  );
 }
 
 export async function deleteNodeAction(_prev: FormState, formData: FormData): Promise<FormState> {

@@ -12,22 +12,24 @@ const Expiry = z.enum(["30", "90", "365", "never"]);
 /** Settings → API keys: create (admin, signed in); the key is returned to the form once. */
 export async function createApiKeyAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const values = formValues(formData);
-  const result = await runFormAction(async () => {
-    const input = z.object({ slug: Slug, name: z.string(), scope: z.string(), expiry: Expiry }).parse(values);
-    const { ctx } = await requireOrgContext(input.slug);
-    const created = await createApiKey({ sql: getRuntime().sql }, ctx, {
-      name: input.name,
-      scope: input.scope,
-      expiresInDays: input.expiry === "never" ? null : Number(input.expiry),
-    });
-    revalidatePath(`/app/o/${ctx.organizationSlug}/settings`);
-    return {
-      status: "ok",
-      message: `Key “${created.apiKey.name}” created. Copy it now: it is not shown again.`,
-      data: { key: created.key },
-    };
-  });
-  return result.status === "error" ? { ...result, values: { name: values.name ?? "" } } : result;
+  return runFormAction(
+    async () => {
+      const input = z.object({ slug: Slug, name: z.string(), scope: z.string(), expiry: Expiry }).parse(values);
+      const { ctx } = await requireOrgContext(input.slug);
+      const created = await createApiKey({ sql: getRuntime().sql }, ctx, {
+        name: input.name,
+        scope: input.scope,
+        expiresInDays: input.expiry === "never" ? null : Number(input.expiry),
+      });
+      revalidatePath(`/app/o/${ctx.organizationSlug}/settings`);
+      return {
+        status: "ok",
+        message: `Key “${created.apiKey.name}” created. Copy it now: it is not shown again.`,
+        data: { key: created.key },
+      };
+    },
+    { values: { name: values.name ?? "" } },
+  );
 }
 
 /** Settings → API keys: revoke (admin, signed in); the key is refused from its next request. */

@@ -1,5 +1,5 @@
 "use server";
-import { AppError, isAppError } from "@rpcpulse/config";
+import { AppError } from "@rpcpulse/config";
 import {
   addStatusComponent,
   addStatusGroup,
@@ -51,19 +51,9 @@ function str(v: Record<string, string | string[]>, key: string): string {
   return Array.isArray(value) ? (value[0] ?? "") : (value ?? "");
 }
 
-/** runFormAction plus field-named AppErrors next to their field. */
-async function act(fn: () => Promise<FormState>): Promise<FormState> {
-  return runFormAction(async () => {
-    try {
-      return await fn();
-    } catch (error) {
-      const field = isAppError(error) ? error.details?.field : undefined;
-      if (isAppError(error) && typeof field === "string") {
-        return { status: "error", message: error.message, fieldErrors: { [field]: error.message } };
-      }
-      throw error;
-    }
-  });
+/** runFormAction with field-named AppErrors next to their field. */
+function act(fn: () => Promise<FormState>): Promise<FormState> {
+  return runFormAction(fn, { fieldErrors: "own" });
 }
 
 /**
