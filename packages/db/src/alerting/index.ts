@@ -4,3 +4,4 @@ export * from "./alert-rules.js";
 export * from "./alert-channels.js";
 export * from "./alert-states.js";
 export * from "./deliveries.js";
+export * from "./alert-transitions.js";

@@ -12,3 +12,22 @@ export async function listRecentWorkerHeartbeats(
     take: input.limit,
   });
 }
+
+export interface WorkerHeartbeatRow {
+  /** hostname:pid, or the stable WORKER_ID of the deployment. */
+  id: string;
+  role: string;
+  hostname: string;
+  pid: number;
+  version: string;
+  startedAt: Date;
+  /** Queues this process consumes (empty for a scheduler-only process). */
+  queues: string[];
+  lastSeenAt: Date;
+}
+
+/** Insert or take over the row of a worker id: every field follows the process that beats now. */
+export async function upsertWorkerHeartbeat(prisma: PrismaClient, row: WorkerHeartbeatRow): Promise<void> {
+  const { id, ...fields } = row;
+  await prisma.workerHeartbeat.upsert({ where: { id }, create: { id, ...fields }, update: fields });
+}

@@ -73,6 +73,31 @@ export async function findPublicStatusPage(
   return prisma.statusPage.findFirst({ where, include: PAGE_TREE });
 }
 
+/** Slug look-ups of the demo seed: the page with its groups and components (unordered), drafts included. */
+const PAGE_PARTS = { groups: true, components: true } satisfies Prisma.StatusPageInclude;
+
+export type StatusPageWithParts = Prisma.StatusPageGetPayload<{ include: typeof PAGE_PARTS }>;
+
+export async function findStatusPageBySlug(prisma: PrismaClient, slug: string): Promise<StatusPageWithParts | null> {
+  return prisma.statusPage.findUnique({ where: { slug }, include: PAGE_PARTS });
+}
+
+/** As findStatusPageBySlug, for a page that must exist (just created): throws Prisma's not-found error otherwise. */
+export async function getStatusPageBySlug(prisma: PrismaClient, slug: string): Promise<StatusPageWithParts> {
+  return prisma.statusPage.findUniqueOrThrow({ where: { slug }, include: PAGE_PARTS });
+}
+
+/** The public pages among `pageIds` (drafts left out): what a subscriber notification links to. */
+export async function listPublicStatusPagesByIds(
+  prisma: PrismaClient,
+  pageIds: readonly string[],
+): Promise<{ id: string; slug: string; title: string }[]> {
+  return prisma.statusPage.findMany({
+    where: { id: { in: [...pageIds] }, isPublic: true },
+    select: { id: true, slug: true, title: true },
+  });
+}
+
 export async function insertStatusPage(
   prisma: PrismaClient,
   input: StatusPageFields & { organizationId: string },

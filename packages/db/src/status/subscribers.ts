@@ -33,6 +33,17 @@ export async function upsertPendingSubscriber(
   return { id: created.id, alreadyConfirmed: false };
 }
 
+/** Set the unsubscribe hash of a subscriber once its id is known (the hash is derived from the id). */
+export async function setSubscriberUnsubscribeHash(
+  prisma: PrismaClient,
+  input: { subscriberId: string; unsubscribeTokenHash: string },
+): Promise<void> {
+  await prisma.statusSubscriber.update({
+    where: { id: input.subscriberId },
+    data: { unsubscribeTokenHash: input.unsubscribeTokenHash },
+  });
+}
+
 /** Confirm by token hash; the confirmation token is single-use (cleared). */
 export async function confirmSubscriberByTokenHash(
   prisma: PrismaClient,

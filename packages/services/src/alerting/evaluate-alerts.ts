@@ -6,17 +6,15 @@
  */
 import {
   deleteAlertStatesOutside,
-  insertAlertEvent,
-  insertDelivery,
   listAlertStatesForRules,
   listEnabledAlertRules,
   listEnabledChannels,
   listOrganizationNames,
   saveAlertState,
   saveAlertStates,
+  saveAlertTransition,
   type AlertRuleRow,
   type AlertStateRow,
-  type DeliveryRow,
 } from "@rpcpulse/db";
 import type { NotificationMessage } from "@rpcpulse/notify";
 import {
@@ -240,10 +238,9 @@ async function evaluateTarget(
     });
   const text = describe(target.name, target.measurement.detail);
   const channels = event.silenced ? [] : await listEnabledChannels(deps.prisma, rule.channelIds);
-  const deliveries: DeliveryRow[] = [];
-  await deps.prisma.$transaction(async (tx) => {
-    await saveAlertState(tx as never, next);
-    const row = await insertAlertEvent(tx as never, {
+  const { deliveries } = await saveAlertTransition(deps.prisma, {
+    state: next,
+    event: {
       organizationId: rule.organizationId,
       ruleId: rule.id,
       targetKey: target.key,
@@ -257,39 +254,40 @@ async function evaluateTarget(
       dedupKey: event.dedupKey,
       silenced: event.silenced,
       createdAt: now,
-    });
-    const message: NotificationMessage = {
-      kind: event.kind,
-      title: text.title,
-      body: text.body,
-      url: deps.appBaseUrl && org ? `${deps.appBaseUrl.replace(/\/+$/, "")}/app/o/${org.slug}/alerts` : undefined,
-      fields: [
-        { name: "Rule", value: `${rule.name} (${RULE_TYPES[type].label})` },
-        { name: "Target", value: target.name },
-        { name: "Now", value: value === null ? "no data" : `${Math.round(value * 10) / 10} ${RULE_TYPES[type].unit}` },
-        {
-          name: "Since",
-          value: `${episodeStart.toISOString()} (${formatDuration(now.getTime() - episodeStart.getTime())})`,
-        },
-      ],
-      eventId: row.id,
-      organization: org?.name ?? rule.organizationId,
-      occurredAt: now,
-    };
-    for (const channel of channels) {
-      deliveries.push(
-        await insertDelivery(tx as never, {
-          organizationId: rule.organizationId,
-          channelId: channel.id,
-          eventId: row.id,
-          purpose: "alert",
-          channelType: channel.type,
-          target: channel.summary,
-          payload: serialiseMessage(message),
-          secretEnc: null,
-        }),
-      );
-    }
+    },
+    deliveriesFor: (row) => {
+      const message: NotificationMessage = {
+        kind: event.kind,
+        title: text.title,
+        body: text.body,
+        url: deps.appBaseUrl && org ? `${deps.appBaseUrl.replace(/\/+$/, "")}/app/o/${org.slug}/alerts` : undefined,
+        fields: [
+          { name: "Rule", value: `${rule.name} (${RULE_TYPES[type].label})` },
+          { name: "Target", value: target.name },
+          {
+            name: "Now",
+            value: value === null ? "no data" : `${Math.round(value * 10) / 10} ${RULE_TYPES[type].unit}`,
+          },
+          {
+            name: "Since",
+            value: `${episodeStart.toISOString()} (${formatDuration(now.getTime() - episodeStart.getTime())})`,
+          },
+        ],
+        eventId: row.id,
+        organization: org?.name ?? rule.organizationId,
+        occurredAt: now,
+      };
+      return channels.map((channel) => ({
+        organizationId: rule.organizationId,
+        channelId: channel.id,
+        eventId: row.id,
+        purpose: "alert",
+        channelType: channel.type,
+        target: channel.summary,
+        payload: serialiseMessage(message),
+        secretEnc: null,
+      }));
+    },
   });
   // The outbox's second step: a row that is not queued here (crash, Redis away) is queued later by
   // the worker's delivery sweeper.

@@ -1,4 +1,4 @@
-import { listConfirmedSubscribers, findOrgIncident, type PrismaClient } from "@rpcpulse/db";
+import { findOrgIncident, listConfirmedSubscribers, listPublicStatusPagesByIds, type PrismaClient } from "@rpcpulse/db";
 import type { QueueTarget } from "@rpcpulse/queue";
 import { decryptSecret, type SecretsKey } from "../alerting/channel-secrets.js";
 import { enqueueEmail, enqueueWebhookPost } from "../alerting/enqueue-delivery.js";
@@ -27,10 +27,7 @@ export async function notifyStatusSubscribers(
   if (!incident) return { queued: 0 };
   const pageIds = new Set<string>(incident.pageId ? [incident.pageId] : []);
   for (const link of incident.components) pageIds.add(link.component.pageId);
-  const pages = await deps.prisma.statusPage.findMany({
-    where: { id: { in: [...pageIds] }, isPublic: true },
-    select: { id: true, slug: true, title: true },
-  });
+  const pages = await listPublicStatusPagesByIds(deps.prisma, [...pageIds]);
   const subscribers = await listConfirmedSubscribers(
     deps.prisma,
     pages.map((p) => p.id),

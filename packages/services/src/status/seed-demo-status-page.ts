@@ -1,6 +1,8 @@
 import { AppError } from "@rpcpulse/config";
 import {
   findOrganizationOwner,
+  findStatusPageBySlug,
+  getStatusPageBySlug,
   listListableEndpoints,
   listOrganizationNodeRows,
   listProducerStatuses,
@@ -24,10 +26,7 @@ export async function seedDemoStatusPage(
   const owner = await findOrganizationOwner(deps.prisma, input.organizationSlug);
   if (!owner) throw new AppError("NOT_FOUND", `Organization ${input.organizationSlug} does not exist (yet).`);
   const ctx: ServiceContext = { ...owner, role: "owner" };
-  let page = await deps.prisma.statusPage.findUnique({
-    where: { slug: DEMO_STATUS_SLUG },
-    include: { groups: true, components: true },
-  });
+  let page = await findStatusPageBySlug(deps.prisma, DEMO_STATUS_SLUG);
   if (page && page.organizationId !== ctx.organizationId) {
     throw new AppError("CONFLICT", `The slug ${DEMO_STATUS_SLUG} belongs to another organization.`);
   }
@@ -38,10 +37,7 @@ export async function seedDemoStatusPage(
       description: "Live health of the demo fleet's nodes and of a few public RPC endpoints they rely on.",
       isPublic: true,
     });
-    page = await deps.prisma.statusPage.findUniqueOrThrow({
-      where: { slug: DEMO_STATUS_SLUG },
-      include: { groups: true, components: true },
-    });
+    page = await getStatusPageBySlug(deps.prisma, DEMO_STATUS_SLUG);
   }
   const groupId = async (name: string, position: number) =>
     page.groups.find((g) => g.name === name)?.id ??
@@ -83,10 +79,7 @@ export async function seedDemoStatusProducers(
   const owner = await findOrganizationOwner(deps.prisma, input.organizationSlug);
   if (!owner) throw new AppError("NOT_FOUND", `Organization ${input.organizationSlug} does not exist (yet).`);
   const ctx: ServiceContext = { ...owner, role: "owner" };
-  const page = await deps.prisma.statusPage.findUnique({
-    where: { slug: DEMO_STATUS_SLUG },
-    include: { groups: true, components: true },
-  });
+  const page = await findStatusPageBySlug(deps.prisma, DEMO_STATUS_SLUG);
   if (!page || page.organizationId !== ctx.organizationId) return 0;
   const name = "Block producers";
   const groupId =

@@ -4,6 +4,7 @@ import {
   confirmSubscriberByTokenHash,
   deleteSubscriberByUnsubscribeHash,
   findPublicStatusPage,
+  setSubscriberUnsubscribeHash,
   upsertPendingSubscriber,
   type PrismaClient,
 } from "@rpcpulse/db";
@@ -102,9 +103,9 @@ export async function subscribeToStatusPage(
     return { status: "already-confirmed", kind: "webhook" };
   }
   const unsubscribeToken = unsubscribeTokenFor(deps.secretsKey, row.id);
-  await deps.prisma.statusSubscriber.update({
-    where: { id: row.id },
-    data: { unsubscribeTokenHash: hashToken(unsubscribeToken) },
+  await setSubscriberUnsubscribeHash(deps.prisma, {
+    subscriberId: row.id,
+    unsubscribeTokenHash: hashToken(unsubscribeToken),
   });
   const base = deps.appBaseUrl.replace(/\/$/, "");
   const confirmUrl = `${base}/status/${page.slug}/subscription/confirm?token=${confirmToken}`;

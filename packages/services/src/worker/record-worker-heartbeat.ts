@@ -1,4 +1,4 @@
-import type { PrismaClient } from "@rpcpulse/db";
+import { upsertWorkerHeartbeat, type PrismaClient } from "@rpcpulse/db";
 import { z } from "zod";
 
 export const WorkerHeartbeatInput = z.object({
@@ -24,7 +24,8 @@ export async function recordWorkerHeartbeat(
   input: WorkerHeartbeatInput,
 ): Promise<void> {
   const beat = WorkerHeartbeatInput.parse(input);
-  const fields = {
+  await upsertWorkerHeartbeat(deps.prisma, {
+    id: beat.id,
     role: beat.role,
     hostname: beat.hostname,
     pid: beat.pid,
@@ -32,10 +33,5 @@ export async function recordWorkerHeartbeat(
     startedAt: beat.startedAt,
     queues: beat.queues,
     lastSeenAt: beat.now,
-  };
-  await deps.prisma.workerHeartbeat.upsert({
-    where: { id: beat.id },
-    create: { id: beat.id, ...fields },
-    update: fields,
   });
 }
