@@ -9,6 +9,8 @@
  *   createTestOrg(db), createTestNode(db, { organizationId })
  *                                 the organization and node rows most tests start from.
  *   waitFor, freePort             from @rpcpulse/config/testing, so a test imports one entry.
+ *   connectSqlSession(url)        one connection for a test that changes server state (ALLOW_CONNECTIONS,
+ *                                 pg_terminate_backend, a replica's replay): tests never import pg.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { CHAINS, NETWORKS } from "@rpcpulse/domain";
@@ -175,10 +177,18 @@ async function prepareTemplate(serverUrl: string): Promise<string> {
   return name;
 }
 
-async function withAdmin<T>(serverUrl: string, fn: (admin: pg.Client) => Promise<T>): Promise<T> {
+/** One connected session (not a pool), typed as pg's Client; the caller ends it with `end()`. */
+export type SqlSession = pg.Client;
+
+export async function connectSqlSession(url: string): Promise<SqlSession> {
+  const session = new pg.Client({ connectionString: url });
+  await session.connect();
+  return session;
+}
+
+async function withAdmin<T>(serverUrl: string, fn: (admin: SqlSession) => Promise<T>): Promise<T> {
   const { withDatabase } = parseDatabaseUrl(serverUrl);
-  const admin = new pg.Client({ connectionString: withDatabase("postgres") });
-  await admin.connect();
+  const admin = await connectSqlSession(withDatabase("postgres"));
   try {
     return await fn(admin);
   } finally {
