@@ -1,5 +1,5 @@
 import type { SqlClient } from "../sql-client.js";
-import { BinaryCopyEncoder, copyFromStdin, ipBytes, uuidBytes, type CopyCapableClient } from "./copy-binary.js";
+import { BinaryCopyEncoder, copyFromStdin, uuidBytes, type CopyCapableClient } from "./copy-binary.js";
 import { upsertReportedSettings } from "../advisor/advisor-nodes.js";
 import { writeBeaconSamples, type BeaconSampleRow } from "../beacon/beacon-samples.js";
 import { NODE_SAMPLE_METRICS } from "./node-samples.js";
@@ -84,45 +84,58 @@ const INT4_MAX = 2_147_483_647;
 const INT2_MAX = 32_767;
 const clampInt = (v: number, max: number) => Math.max(-max - 1, Math.min(max, Math.round(v)));
 
-function encodeSamples(batches: readonly IngestFlushBatch[]): { payload: Buffer; rows: number } {
+/** Metric fields and their kinds as parallel arrays and small codes (the encoder's inner loop reads them per value). */
+const METRIC_FIELDS: readonly IngestMetricField[] = INGEST_SAMPLE_METRICS.map(([field]) => field);
+const KIND_CODE = { time: 0, int8: 1, int4: 2, int2: 3, float4: 4, bool: 5 } as const;
+const METRIC_KINDS: readonly number[] = INGEST_SAMPLE_METRICS.map(([, , kind]) => KIND_CODE[kind]);
+/** Most bytes a sample row takes: field count, then per field a length and at most 8 bytes (uuid: 16). */
+const MAX_SAMPLE_ROW_BYTES = 2 + 12 + 20 + 12 + 8 + 8 + METRIC_FIELDS.length * 12;
+
+export function encodeSamples(batches: readonly IngestFlushBatch[]): { payload: Buffer; rows: number } {
   const enc = new BinaryCopyEncoder(batches.reduce((n, b) => n + b.samples.time.length, 0) * 400 + 1024);
   const fields = SAMPLE_COLUMNS.length;
+  const metricCount = METRIC_FIELDS.length;
+  const columns: (readonly (number | boolean | null)[])[] = new Array(metricCount);
   for (const batch of batches) {
     const node = uuidBytes(batch.nodeId);
     const skew = clampInt(batch.clockSkewMs, INT4_MAX);
     const s = batch.samples;
-    for (let i = 0; i < s.time.length; i++) {
+    for (let k = 0; k < metricCount; k++) columns[k] = s[METRIC_FIELDS[k]!];
+    const times = s.time;
+    const lags = batch.lagBlocks;
+    for (let i = 0; i < times.length; i++) {
+      enc.reserve(MAX_SAMPLE_ROW_BYTES);
       enc.startRow(fields);
-      enc.timestampMs(s.time[i] as number);
+      enc.timestampMs(times[i] as number);
       enc.uuid(node);
       enc.int8(batch.batchSeq);
       enc.int4(skew);
-      const lag = batch.lagBlocks[i];
+      const lag = lags[i];
       if (lag === null || lag === undefined) enc.null();
       else enc.int4(clampInt(lag, INT4_MAX));
-      for (const [field, , kind] of INGEST_SAMPLE_METRICS) {
-        const value = s[field][i];
+      for (let k = 0; k < metricCount; k++) {
+        const value = columns[k]![i];
         if (value === null || value === undefined) {
           enc.null();
           continue;
         }
-        switch (kind) {
-          case "time":
+        switch (METRIC_KINDS[k]) {
+          case 0:
             enc.timestampMs(value as number);
             break;
-          case "int8":
+          case 1:
             enc.int8(Math.round(value as number));
             break;
-          case "int4":
+          case 2:
             enc.int4(clampInt(value as number, INT4_MAX));
             break;
-          case "int2":
+          case 3:
             enc.int2(clampInt(value as number, INT2_MAX));
             break;
-          case "float4":
+          case 4:
             enc.float4(value as number);
             break;
-          case "bool":
+          case 5:
             enc.bool(value as boolean);
             break;
         }
@@ -132,18 +145,19 @@ function encodeSamples(batches: readonly IngestFlushBatch[]): { payload: Buffer;
   return { rows: enc.rows, payload: enc.finish() };
 }
 
-function encodeRemoteIps(batches: readonly IngestFlushBatch[]): { payload: Buffer; rows: number } {
+export function encodeRemoteIps(batches: readonly IngestFlushBatch[]): { payload: Buffer; rows: number } {
   const enc = new BinaryCopyEncoder(batches.reduce((n, b) => n + b.remoteIps.ip.length, 0) * 60 + 1024);
   for (const batch of batches) {
     const node = uuidBytes(batch.nodeId);
     const r = batch.remoteIps;
+    const times = batch.samples.time;
     for (let i = 0; i < r.ip.length; i++) {
-      const time = batch.samples.time[r.sample[i] as number];
+      const time = times[r.sample[i] as number];
       if (time === undefined) throw new RangeError("remote IP row points at no sample");
       enc.startRow(4);
       enc.timestampMs(time);
       enc.uuid(node);
-      enc.inet(ipBytes(r.ip[i] as string));
+      enc.inetText(r.ip[i] as string);
       enc.int4(clampInt(r.conns[i] as number, INT4_MAX));
     }
   }
