@@ -1,5 +1,5 @@
 import { insertNodeSamples, insertRemoteIps, type NodeSampleInput } from "@rpcpulse/db";
-import type { TestDatabase } from "@rpcpulse/db/testing";
+import { createTestNode, type TestDatabase } from "@rpcpulse/db/testing";
 import type { ServiceContext } from "../src/index.js";
 
 /** Shared arrangement for the advisor integration tests: organizations, nodes, real samples. */
@@ -10,23 +10,12 @@ export function ctxOf(organizationId: string, role: ServiceContext["role"] = "ow
   return { userId: `user-${organizationId}-${role}`, organizationId, organizationSlug: organizationId, role };
 }
 
-export async function createOrg(db: TestDatabase, id: string): Promise<void> {
-  await db.prisma.organization.create({ data: { id, name: id, slug: id } });
-}
-
 export async function createNode(db: TestDatabase, organizationId: string, name: string): Promise<string> {
-  const network = await db.prisma.network.findUniqueOrThrow({ where: { slug: "hive" } });
-  const node = await db.prisma.node.create({
-    data: {
-      organizationId,
-      networkId: network.id,
-      apiFamily: "hive",
-      clientName: "hived",
-      clientVersion: "1.27.11",
-      name,
-      localRpcUrl: "http://127.0.0.1:8091",
-      publicUrl: "https://rpc.example.org",
-    },
+  const node = await createTestNode(db, {
+    organizationId,
+    clientVersion: "1.27.11",
+    name,
+    publicUrl: "https://rpc.example.org",
   });
   return node.id;
 }

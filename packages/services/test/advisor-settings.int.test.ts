@@ -3,11 +3,11 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { getReportedSettings, writeIngestFlush } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import type { AgentBatch, AgentSample } from "@rpcpulse/domain";
 import { parsePayload } from "@rpcpulse/queue";
 import { normaliseAgentBatch, toAdvisorOutbound, toAdvisorSettings } from "../src/index.js";
-import { createNode, createOrg } from "./advisor-fixtures.js";
+import { createNode } from "./advisor-fixtures.js";
 
 const ORG = "org-advisor-settings";
 
@@ -56,7 +56,7 @@ describe("reported settings for the advisor", () => {
   let nodeId: string;
   before(async () => {
     db = await createTestDatabase();
-    await createOrg(db, ORG);
+    await createTestOrg(db, { id: ORG });
     nodeId = await createNode(db, ORG, "settings-flow");
   });
   after(async () => {

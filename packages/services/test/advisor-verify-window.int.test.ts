@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { listNodeSuggestionRowsForEvaluation } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { evaluateNodeAdvice, readStoredDraft, runAdvisorSweep } from "../src/index.js";
-import { createNode, createOrg, insertTraffic } from "./advisor-fixtures.js";
+import { createNode, insertTraffic } from "./advisor-fixtures.js";
 
 const ORG = "org-advisor-window";
 const MIN = 60_000;
@@ -18,7 +18,7 @@ describe("advisor drafts state the verification window in effect (PostgreSQL)", 
   before(async () => {
     db = await createTestDatabase();
     deps = { prisma: db.prisma, sql: db.pool };
-    await createOrg(db, ORG);
+    await createTestOrg(db, { id: ORG });
   });
   after(async () => {
     await db.drop();

@@ -12,7 +12,7 @@ import {
   listNodeSuggestionRowsForEvaluation,
   upsertReportedSettings,
 } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
   changeSuggestionState,
   evaluateNodeAdvice,
@@ -22,7 +22,7 @@ import {
   runAdvisorSweep,
   toAdvisorSettings,
 } from "../src/index.js";
-import { createNode, createOrg, ctxOf, insertTraffic } from "./advisor-fixtures.js";
+import { createNode, ctxOf, insertTraffic } from "./advisor-fixtures.js";
 
 const ORG_A = "org-advisor-a";
 const ORG_B = "org-advisor-b";
@@ -40,8 +40,8 @@ describe("tuning advisor services (PostgreSQL)", () => {
   before(async () => {
     db = await createTestDatabase();
     deps = { prisma: db.prisma, sql: db.pool };
-    await createOrg(db, ORG_A);
-    await createOrg(db, ORG_B);
+    await createTestOrg(db, { id: ORG_A });
+    await createTestOrg(db, { id: ORG_B });
   });
   after(async () => {
     await db.drop();

@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { AppError } from "@rpcpulse/config";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { createRedisConnection, publishAgentTokenChange, readAgentTokenChangeMark } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
 import {
@@ -19,15 +19,10 @@ import {
 } from "../src/index.js";
 
 async function seedOrgNode(db: TestDatabase) {
-  const orgId = `org_${randomBytes(6).toString("hex")}`;
-  await db.pool.query("INSERT INTO organizations (id, name, slug) VALUES ($1, $1, $1)", [orgId]);
-  const { rows } = await db.pool.query<{ id: string }>(
-    `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url)
-     SELECT $1, id, 'hive', 'hived', 'n1', 'http://127.0.0.1:8091' FROM networks WHERE slug = 'hive' RETURNING id`,
-    [orgId],
-  );
-  const ctx: ServiceContext = { userId: "u", organizationId: orgId, organizationSlug: orgId, role: "admin" };
-  return { ctx, nodeId: rows[0]!.id };
+  const org = await createTestOrg(db);
+  const node = await createTestNode(db, { organizationId: org.id, name: "n1" });
+  const ctx: ServiceContext = { userId: "u", organizationId: org.id, organizationSlug: org.slug, role: "admin" };
+  return { ctx, nodeId: node.id };
 }
 
 async function rejectsWith(promise: Promise<unknown>, code: string) {

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { insertNodeSamples, recordPublicHeadChecks } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { collectAlertTargets } from "../src/alerting/collect-alert-inputs.js";
 import { createAlertRule, describeCondition, resolveThresholds, type ServiceContext } from "../src/index.js";
 
@@ -24,14 +24,18 @@ describe("alert rules over finality and public heads", () => {
   let db: TestDatabase;
   before(async () => {
     db = await createTestDatabase();
-    await db.pool.query(`INSERT INTO organizations (id, name, slug) VALUES ($1, 'Org', $1)`, [ORG]);
+    await createTestOrg(db, { id: ORG, name: "Org" });
     for (const [name, id] of Object.entries(NODES)) {
-      await db.pool.query(
-        `INSERT INTO nodes (id, organization_id, network_id, api_family, client_name, name, local_rpc_url, public_url)
-         SELECT $1, $2, id, 'substrate', 'polkadot', $3, 'http://127.0.0.1:9944', 'https://rpc.example.test/'
-         FROM networks WHERE slug = 'polkadot'`,
-        [id, ORG, name],
-      );
+      await createTestNode(db, {
+        id,
+        organizationId: ORG,
+        network: "polkadot",
+        apiFamily: "substrate",
+        clientName: "polkadot",
+        name,
+        localRpcUrl: "http://127.0.0.1:9944",
+        publicUrl: "https://rpc.example.test/",
+      });
     }
     // 30 minutes, a sample every 30 s (6 s blocks: +5 per sample).
     const samples = Array.from({ length: 61 }, (_, i) => i);

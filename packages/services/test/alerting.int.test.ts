@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { isAppError } from "@rpcpulse/config";
 import { insertNodeSamples, insertProbeResults } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { createMailer, SIGNATURE_HEADER, verifyWebhookSignature, type Mailer } from "@rpcpulse/notify";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import { closeQueues, createRedisConnection, NOTIFY_ATTEMPTS, type QueueTarget } from "@rpcpulse/queue";
@@ -39,19 +39,8 @@ const ctxOf = (organizationId: string, role: ServiceContext["role"] = "owner"): 
   role,
 });
 
-async function waitFor<T>(
-  what: string,
-  fn: () => Promise<T | null | undefined | false>,
-  timeoutMs = 20_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const v = await fn();
-    if (v) return v;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
+/** Deliveries go through the real queue, worker and local receivers. */
+const DELIVERY_WAIT = { timeoutMs: 20_000, intervalMs: 100 };
 
 describe("alerting (PostgreSQL + Redis + local receivers)", () => {
   let db: TestDatabase;
@@ -76,7 +65,7 @@ describe("alerting (PostgreSQL + Redis + local receivers)", () => {
 
   before(async () => {
     db = await createTestDatabase();
-    for (const id of [ORG_A, ORG_B]) await db.prisma.organization.create({ data: { id, name: `Org ${id}`, slug: id } });
+    for (const id of [ORG_A, ORG_B]) await createTestOrg(db, { id, name: `Org ${id}` });
     redis = createRedisConnection(SHARED_REDIS_URL, { role: "worker", connectionName: "alerting-test" });
     queue = { connection: redis, prefix: uniquePrefix() };
     deps = { prisma: db.prisma, sql: db.pool, queue, secretsKey };
@@ -240,10 +229,14 @@ describe("alerting (PostgreSQL + Redis + local receivers)", () => {
     const publicUpdates = await db.prisma.incidentUpdate.findMany({ where: { incidentId: incident.id } });
     assert.ok(publicUpdates.length > 0 && publicUpdates.every((u) => !u.body.includes("hive-1")));
 
-    const rows = await waitFor("three deliveries sent", async () => {
-      const r = await db.prisma.delivery.findMany({ where: { eventId: event.id } });
-      return r.length === 3 && r.every((d) => d.status === "sent") ? r : null;
-    });
+    const rows = await waitFor(
+      "three deliveries sent",
+      async () => {
+        const r = await db.prisma.delivery.findMany({ where: { eventId: event.id } });
+        return r.length === 3 && r.every((d) => d.status === "sent") ? r : null;
+      },
+      DELIVERY_WAIT,
+    );
     const slackRow = rows.find((d) => d.channelType === "slack");
     assert.equal(slackRow?.attempts, 2, "503 then 200");
     assert.equal(slackRow?.responseCode, 200);
@@ -273,10 +266,14 @@ describe("alerting (PostgreSQL + Redis + local receivers)", () => {
     assert.ok(after.resolvedAt);
     const resolvedEvent = await db.prisma.alertEvent.findFirstOrThrow({ where: { ruleId: rule.id, kind: "resolved" } });
     assert.equal(resolvedEvent.dedupKey, event.dedupKey);
-    await waitFor("resolved deliveries", async () => {
-      const r = await db.prisma.delivery.findMany({ where: { eventId: resolvedEvent.id, status: "sent" } });
-      return r.length === 3;
-    });
+    await waitFor(
+      "resolved deliveries",
+      async () => {
+        const r = await db.prisma.delivery.findMany({ where: { eventId: resolvedEvent.id, status: "sent" } });
+        return r.length === 3;
+      },
+      DELIVERY_WAIT,
+    );
     await updateAlertRule(deps, a, {
       ruleId: rule.id,
       fields: { name: "Hive lag", type: "lag", target: `node:${nodeId}`, enabled: "false" },
@@ -388,6 +385,7 @@ describe("alerting (PostgreSQL + Redis + local receivers)", () => {
     await waitFor(
       "email sent",
       async () => (await db.prisma.delivery.findUnique({ where: { id: deliveryId } }))?.status === "sent",
+      DELIVERY_WAIT,
     );
     assert.ok(smtp.mails.some((m) => m.to.includes("subscriber@example.com")));
 
@@ -399,10 +397,14 @@ describe("alerting (PostgreSQL + Redis + local receivers)", () => {
       body: { incident: "x" },
       signingSecret: "whsec_subscriber_secret_0123456789",
     });
-    const row = await waitFor("webhook sent", async () => {
-      const r = await db.prisma.delivery.findUnique({ where: { id: hooked.deliveryId } });
-      return r?.status === "sent" ? r : null;
-    });
+    const row = await waitFor(
+      "webhook sent",
+      async () => {
+        const r = await db.prisma.delivery.findUnique({ where: { id: hooked.deliveryId } });
+        return r?.status === "sent" ? r : null;
+      },
+      DELIVERY_WAIT,
+    );
     assert.ok(row.secretEnc && !row.secretEnc.includes("whsec_"));
 
     await assert.rejects(
@@ -426,6 +428,7 @@ describe("alerting (PostgreSQL + Redis + local receivers)", () => {
     await waitFor(
       "telegram test sent",
       async () => (await db.prisma.delivery.findUnique({ where: { id: test1.deliveryId } }))?.status === "sent",
+      DELIVERY_WAIT,
     );
     assert.ok(hook.requests.some((r) => r.path === "/bot123456:ABCdefGHIjklMNOpqrSTUvwxYZ012345/sendMessage"));
     await assert.rejects(
@@ -456,10 +459,14 @@ describe("alerting (PostgreSQL + Redis + local receivers)", () => {
       url: `${hook.url}/nobody`,
     });
     const { deliveryId } = await testAlertChannel(deps, ctxOf(ORG_A), { channelId: dead.channel.id });
-    const row = await waitFor("failed", async () => {
-      const r = await db.prisma.delivery.findUnique({ where: { id: deliveryId } });
-      return r?.status === "failed" ? r : null;
-    });
+    const row = await waitFor(
+      "failed",
+      async () => {
+        const r = await db.prisma.delivery.findUnique({ where: { id: deliveryId } });
+        return r?.status === "failed" ? r : null;
+      },
+      DELIVERY_WAIT,
+    );
     assert.equal(row.attempts, 1);
     assert.equal(row.responseCode, 401);
     assert.match(row.lastError ?? "", /HTTP 401/);

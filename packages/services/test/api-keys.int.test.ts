@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { AppError } from "@rpcpulse/config";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { createRedisConnection } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
 import {
@@ -19,9 +19,8 @@ import {
 } from "../src/index.js";
 
 async function seedOrg(db: TestDatabase, role: ServiceContext["role"] = "admin"): Promise<ServiceContext> {
-  const orgId = `org_${randomBytes(6).toString("hex")}`;
-  await db.pool.query("INSERT INTO organizations (id, name, slug) VALUES ($1, $1, $1)", [orgId]);
-  return { userId: "user-1", organizationId: orgId, organizationSlug: orgId, role };
+  const org = await createTestOrg(db);
+  return { userId: "user-1", organizationId: org.id, organizationSlug: org.slug, role };
 }
 
 async function rejectsWith(promise: Promise<unknown>, code: string) {

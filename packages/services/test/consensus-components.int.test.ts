@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { writeBeaconSamples, type BeaconSampleRow } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
   addStatusComponent,
   createStatusPage,
@@ -33,19 +33,14 @@ describe("consensus client status components", () => {
   const ctx = ctxOf(ORG);
 
   async function createNode(organizationId: string, name: string, family: "ethereum" | "hive"): Promise<string> {
-    const network = await db.prisma.network.findUniqueOrThrow({
-      where: { slug: family === "ethereum" ? "ethereum-mainnet" : family },
-    });
-    const node = await db.prisma.node.create({
-      data: {
-        organizationId,
-        networkId: network.id,
-        apiFamily: family,
-        clientName: family === "ethereum" ? "nethermind" : "hived",
-        name,
-        localRpcUrl: "http://127.0.0.1:8545",
-        createdAt: new Date(D1),
-      },
+    const node = await createTestNode(db, {
+      organizationId,
+      network: family === "ethereum" ? "ethereum-mainnet" : family,
+      apiFamily: family,
+      clientName: family === "ethereum" ? "nethermind" : "hived",
+      name,
+      localRpcUrl: "http://127.0.0.1:8545",
+      createdAt: new Date(D1),
     });
     return node.id;
   }
@@ -82,7 +77,7 @@ describe("consensus client status components", () => {
 
   before(async () => {
     db = await createTestDatabase();
-    for (const id of [ORG, OTHER]) await db.prisma.organization.create({ data: { id, name: id, slug: id } });
+    for (const id of [ORG, OTHER]) await createTestOrg(db, { id });
   });
   after(async () => {
     await db?.drop();

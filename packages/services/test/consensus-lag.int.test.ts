@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { ensureVantagePoint, insertProbeResults, type ProbeResultInput } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import type { AgentBatch, AgentSample } from "@rpcpulse/domain";
 import { parsePayload } from "@rpcpulse/queue";
 import {
@@ -66,12 +66,8 @@ describe("node lag against the consensus head (real PostgreSQL, real writer)", (
   let seq = 0;
 
   const addNode = async (name: string, org: string, network: string) => {
-    const { rows } = await db.pool.query<{ id: string }>(
-      `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url)
-       VALUES ($1, $2, 'hive', 'hived', $3, 'http://127.0.0.1:8091') RETURNING id`,
-      [org, network, name],
-    );
-    nodes[name] = { id: rows[0]!.id, org, network };
+    const { id } = await createTestNode(db, { organizationId: org, networkId: network, name });
+    nodes[name] = { id, org, network };
   };
 
   /** One batch of one sample of `name` at `at` with head `head`, as the worker's ingest job carries it. */
@@ -113,9 +109,7 @@ describe("node lag against the consensus head (real PostgreSQL, real writer)", (
     );
     hive = ids.rows.find((r) => r.slug === "hive")!.id;
     steem = ids.rows.find((r) => r.slug === "steem")!.id;
-    for (const org of Object.values(orgs)) {
-      await db.pool.query("INSERT INTO organizations (id, name, slug) VALUES ($1, $1, $1)", [org]);
-    }
+    for (const org of Object.values(orgs)) await createTestOrg(db, { id: org });
     await addNode("a-leader", orgs.a, hive);
     await addNode("a-follower", orgs.a, hive);
     await addNode("b-liar", orgs.b, hive);

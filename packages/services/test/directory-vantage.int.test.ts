@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { agentVantagePointName, ensureVantagePoint, insertProbeResults, type ProbeResultInput } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { EndpointDetailResponse, getEndpointDetail, listRankedEndpoints, rankDirectory } from "../src/index.js";
 
 const HIVE_MS = 3_000;
@@ -69,14 +69,8 @@ describe("directory: vantage rules (agents, outliers, own claims)", () => {
       await ensureVantagePoint(db.pool, { name: "server:eu", region: "eu-central", kind: "server" })
     ).id;
     for (const org of ["org-1", "org-2", "org-evil", "org-c"]) {
-      await db.pool.query(`INSERT INTO organizations (id, name, slug) VALUES ($1, $1, $1)`, [org]);
-      const node = (
-        await db.pool.query<{ id: string }>(
-          `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url)
-           VALUES ($1, $2, 'hive', 'hived', $1, 'http://127.0.0.1:8091') RETURNING id`,
-          [org, network],
-        )
-      ).rows[0]!.id;
+      await createTestOrg(db, { id: org });
+      const node = (await createTestNode(db, { organizationId: org, networkId: network, name: org })).id;
       const name = agentVantagePointName({ organizationId: org, nodeId: node, region: "eu-central" });
       const vp = await ensureVantagePoint(db.pool, { name, region: "eu-central", kind: "agent" });
       await db.pool.query(`UPDATE vantage_points SET node_id = $1 WHERE id = $2`, [node, vp.id]);

@@ -8,7 +8,7 @@ import {
   seedPublicEndpoints,
   type ProbeResultInput,
 } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import { startSimnet, type Simnet } from "@rpcpulse/simnet";
 import {
@@ -162,14 +162,15 @@ describe("directory: probing, ranking and read services", () => {
   test("operator verified follows a verified claim only, never a node's public URL", async () => {
     const fastUrl = sim.node("fast").url;
     const fastId = ids.get("fast") ?? "";
-    await db.pool.query(`INSERT INTO organizations (id, name, slug) VALUES ('org-dir', 'Dir', 'dir')`);
-    const { rows } = await db.pool.query<{ id: string }>(`SELECT id FROM networks WHERE slug = 'hive'`);
+    await createTestOrg(db, { id: "org-dir", name: "Dir", slug: "dir" });
     // A reporting agent whose node names the endpoint's exact URL: free text, no proof.
-    await db.pool.query(
-      `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url, public_url, last_seen_at)
-       VALUES ('org-dir', $1, 'hive', 'hived', 'n1', 'http://127.0.0.1:1', $2, now())`,
-      [rows[0]?.id, fastUrl.replace(/\/$/, "")],
-    );
+    await createTestNode(db, {
+      organizationId: "org-dir",
+      name: "n1",
+      localRpcUrl: "http://127.0.0.1:1",
+      publicUrl: fastUrl.replace(/\/$/, ""),
+      lastSeenAt: new Date(),
+    });
     assert.equal((await getEndpointDetail({ sql: db.pool }, { endpointId: fastId })).operatorVerified, false);
     // A verified claim (as verifyEndpointClaim records it) is what counts, in the detail and the list.
     await db.pool.query(

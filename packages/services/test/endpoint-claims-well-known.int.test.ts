@@ -1,7 +1,6 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { createSafeHttpClient, type Resolver } from "@rpcpulse/prober";
 import {
   claimEndpoint,
@@ -53,11 +52,7 @@ describe("directory: claiming endpoints by the well-known file", () => {
     allowing = createSafeHttpClient({ allowPrivate: true, ca: server.cert, resolver: loopback, timeoutMs: 3_000 });
     strict = createSafeHttpClient({ ca: server.cert, resolver: loopback, allowedPorts: "any", timeoutMs: 3_000 });
     for (const k of ["a", "b"] as const) {
-      orgs[k] = `org_${k}_${randomBytes(4).toString("hex")}`;
-      await db.pool.query("INSERT INTO organizations (id, name, slug) VALUES ($1, $2, $1)", [
-        orgs[k],
-        `Org ${k.toUpperCase()}`,
-      ]);
+      orgs[k] = (await createTestOrg(db, { name: `Org ${k.toUpperCase()}` })).id;
     }
     const network = (await db.pool.query<{ id: string }>("SELECT id FROM networks WHERE slug = 'hive'")).rows[0]!.id;
     for (const host of HOSTS) {

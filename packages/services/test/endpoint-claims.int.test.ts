@@ -1,9 +1,8 @@
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { isAppError } from "@rpcpulse/config";
 import { insertNodeSamples, insertProbeResults, ensureVantagePoint } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import {
   claimEndpoint,
@@ -51,11 +50,7 @@ describe("directory: claiming endpoints", () => {
     db = await createTestDatabase();
     dns = await startTxtDnsServer();
     for (const k of ["a", "b"] as const) {
-      orgs[k] = `org_${k}_${randomBytes(4).toString("hex")}`;
-      await db.pool.query("INSERT INTO organizations (id, name, slug) VALUES ($1, $2, $1)", [
-        orgs[k],
-        `Org ${k.toUpperCase()}`,
-      ]);
+      orgs[k] = (await createTestOrg(db, { name: `Org ${k.toUpperCase()}` })).id;
     }
     hiveNetwork = (await db.pool.query<{ id: string }>("SELECT id FROM networks WHERE slug = 'hive'")).rows[0]!.id;
     const insert = async (url: string) =>
@@ -152,12 +147,14 @@ describe("directory: claiming endpoints", () => {
     // Org B's node names the IP endpoint's exact URL as its public URL, reports now, and its head
     // matches the endpoint's probed head: everything the old agent method accepted.
     const node = (
-      await db.pool.query<{ id: string }>(
-        `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url, public_url, last_seen_at)
-         VALUES ($1, $2, 'hive', 'hived', 'witness-1', 'http://127.0.0.1:8091', $3, $4) RETURNING id`,
-        [orgs.b, hiveNetwork, "http://203.0.113.7:8091", new Date(clock - 5_000)],
-      )
-    ).rows[0]!.id;
+      await createTestNode(db, {
+        organizationId: orgs.b!,
+        networkId: hiveNetwork,
+        name: "witness-1",
+        publicUrl: "http://203.0.113.7:8091",
+        lastSeenAt: new Date(clock - 5_000),
+      })
+    ).id;
     await insertNodeSamples(db.pool, [{ time: new Date(clock - 10_000), nodeId: node, headBlock: 1_000 }]);
     const vp = await ensureVantagePoint(db.pool, { name: "server:test", region: "eu-central", kind: "server" });
     await insertProbeResults(db.pool, [

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { insertNodeSamples, type NodeSampleInput } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { enrollNode, getFleetOverview, type NodeStatus, type ServiceContext } from "../src/index.js";
 
 const ORG = "org-fleet-index";
@@ -16,7 +16,7 @@ describe("fleet overview: index status = full-row status", () => {
   before(async () => {
     db = await createTestDatabase();
     deps = { prisma: db.prisma, sql: db.pool };
-    await db.prisma.organization.create({ data: { id: ORG, name: ORG, slug: ORG } });
+    await createTestOrg(db, { id: ORG });
   });
   after(async () => {
     await db.drop();

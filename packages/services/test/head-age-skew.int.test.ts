@@ -5,11 +5,11 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { evaluateNode } from "@rpcpulse/advisor";
 import { getAdvisorMetricSeries, loadAdvisorWindow, writeIngestFlush } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { agentBatchSchema, type AgentSample } from "@rpcpulse/domain";
 import { parsePayload } from "@rpcpulse/queue";
 import { normaliseAgentBatch } from "../src/index.js";
-import { createNode, createOrg } from "./advisor-fixtures.js";
+import { createNode } from "./advisor-fixtures.js";
 
 const ORG = "org-head-age-skew";
 const BEHIND_MS = 9_000;
@@ -55,7 +55,7 @@ describe("negative head age: stored as measured, explained by the advisor", () =
   const t0 = Date.now() - 120_000;
   before(async () => {
     db = await createTestDatabase();
-    await createOrg(db, ORG);
+    await createTestOrg(db, { id: ORG });
     nodeId = await createNode(db, ORG, "clock-behind");
   });
   after(async () => {

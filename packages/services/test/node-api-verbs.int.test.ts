@@ -1,10 +1,9 @@
 // The node verbs the org API added for automation, on a real database: PATCH-style rename and move
 // between networks keeping unnamed fields, its validation, and revoking a token only under its own node.
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { after, before, describe, it } from "node:test";
 import { AppError } from "@rpcpulse/config";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
   createAgentToken,
   enrollNode,
@@ -26,9 +25,8 @@ describe("node verbs of the org API (real PostgreSQL)", () => {
     db = await createTestDatabase();
     db.pool.on("error", () => undefined);
     deps = { prisma: db.prisma, sql: db.pool };
-    const orgId = `org_${randomBytes(6).toString("hex")}`;
-    await db.pool.query("INSERT INTO organizations (id, name, slug) VALUES ($1, $1, $1)", [orgId]);
-    ctx = { userId: "api-key:x", organizationId: orgId, organizationSlug: orgId, role: "admin", apiKeyId: "x" };
+    const org = await createTestOrg(db);
+    ctx = { userId: "api-key:x", organizationId: org.id, organizationSlug: org.slug, role: "admin", apiKeyId: "x" };
   });
   after(async () => {
     await db.drop();

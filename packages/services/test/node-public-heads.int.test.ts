@@ -9,6 +9,8 @@ import { after, before, describe, test } from "node:test";
 import { insertNodeSamples, type SqlClient } from "@rpcpulse/db";
 import {
   createTestDatabase,
+  createTestNode,
+  createTestOrg,
   createTimescaleTestDatabase,
   type TestDatabase,
   type TimescaleTestDatabase,
@@ -34,7 +36,7 @@ async function seedFleet(sql: SqlClient, sim: Simnet, ownHead: number, at: Date)
                    VALUES ('hive', 'Hive', '{hive}', 'irreversible', '') ON CONFLICT DO NOTHING`);
   await sql.query(`INSERT INTO networks (slug, chain_slug, name, block_interval_ms)
                    VALUES ('hive', 'hive', 'Hive', 3000) ON CONFLICT (slug) DO NOTHING`);
-  await sql.query(`INSERT INTO organizations (id, name, slug) VALUES ($1, 'Org', $1)`, [ORG]);
+  await createTestOrg(sql, { id: ORG, name: "Org" });
   const urls: Record<keyof typeof NODES, string> = {
     stale: sim.node("hive-stale").url,
     fresh: sim.node("hive-fresh").url,
@@ -42,11 +44,7 @@ async function seedFleet(sql: SqlClient, sim: Simnet, ownHead: number, at: Date)
     remote: "https://rpc.example.invalid/",
   };
   for (const [name, id] of Object.entries(NODES) as [keyof typeof NODES, string][]) {
-    await sql.query(
-      `INSERT INTO nodes (id, organization_id, network_id, api_family, client_name, name, local_rpc_url, public_url)
-       SELECT $1, $2, id, 'hive', 'hived', $3, 'http://127.0.0.1:8091', $4 FROM networks WHERE slug = 'hive'`,
-      [id, ORG, name, urls[name]],
-    );
+    await createTestNode(sql, { id, organizationId: ORG, name, publicUrl: urls[name] });
   }
   // Every node's agent reports the fresh head one second before the round.
   await insertNodeSamples(

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { isAppError } from "@rpcpulse/config";
 import { insertNodeSamples, insertRemoteIps, refreshRollups } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
   deleteNode,
   enrollNode,
@@ -41,7 +41,7 @@ describe("node services", () => {
   before(async () => {
     db = await createTestDatabase();
     deps = { prisma: db.prisma, sql: db.pool };
-    for (const id of [ORG_A, ORG_B]) await db.prisma.organization.create({ data: { id, name: id, slug: id } });
+    for (const id of [ORG_A, ORG_B]) await createTestOrg(db, { id });
   });
   after(async () => {
     await db.drop();
@@ -91,7 +91,7 @@ describe("node services", () => {
 
   test("fleet overview: waiting, up, lagging and down from the newest samples; filter, search, sort", async () => {
     const org = "org-fleet";
-    await db.prisma.organization.create({ data: { id: org, name: org, slug: org } });
+    await createTestOrg(db, { id: org });
     const ctx = ctxOf(org);
     const now = new Date(Math.floor(Date.now() / 60_000) * 60_000 + 30_000);
     const mk = async (name: string) => (await enrollNode(deps, ctx, { ...hiveNode, name })).node.id;
@@ -153,7 +153,7 @@ describe("node services", () => {
 
   test("fleet pages: 100 rows a page after filter and sort, a count of all matches, a page past the end clamps", async () => {
     const org = "org-fleet-pages";
-    await db.prisma.organization.create({ data: { id: org, name: org, slug: org } });
+    await createTestOrg(db, { id: org });
     const ctx = ctxOf(org);
     for (let i = 0; i < 205; i += 41) {
       await Promise.all(
@@ -179,7 +179,7 @@ describe("node services", () => {
 
   test("node metrics: columns aligned with time, top remote IPs and their series", async () => {
     const org = "org-metrics";
-    await db.prisma.organization.create({ data: { id: org, name: org, slug: org } });
+    await createTestOrg(db, { id: org });
     const ctx = ctxOf(org);
     const { node } = await enrollNode(deps, ctx, { ...hiveNode, name: "m-1" });
     const now = new Date();

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { getStorageMode } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import { ManualClock, startSimnet, type Simnet } from "@rpcpulse/simnet";
 import { findMissedBlocks } from "../src/producers/find-missed-blocks.js";
@@ -57,7 +57,7 @@ describe("producer components and exact misses", () => {
       },
       { clock },
     );
-    for (const id of [ORG, OTHER]) await db.prisma.organization.create({ data: { id, name: id, slug: id } });
+    for (const id of [ORG, OTHER]) await createTestOrg(db, { id });
     await db.pool.query(
       `INSERT INTO public_endpoints (network_id, api_family, url, name, status)
        SELECT id, 'hive', $1, 'full', 'active' FROM networks WHERE slug = 'hive'`,
@@ -188,7 +188,7 @@ describe("producer components and exact misses", () => {
 
   it("demo: the demo status page lists the organization's producers once", async () => {
     const demoOrg = "demo-producers-org";
-    await db.prisma.organization.create({ data: { id: demoOrg, name: demoOrg, slug: demoOrg } });
+    await createTestOrg(db, { id: demoOrg });
     await db.prisma.user.create({ data: { id: "demo-owner", name: "Owner", email: "owner@demo.example" } });
     await db.prisma.member.create({ data: { id: "m1", organizationId: demoOrg, userId: "demo-owner", role: "owner" } });
     const demoCtx: ServiceContext = {

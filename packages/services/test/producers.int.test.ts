@@ -3,7 +3,7 @@
 // last good reading and records the error; register/list/remove as the web calls them.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import { startSimnet, type Simnet } from "@rpcpulse/simnet";
 import {
@@ -32,12 +32,9 @@ describe("pollWitnesses against simnet", () => {
       ],
       witnesses: [{ network: "hive", account: "arcange", feedStaleHours: 30, runningVersion: "1.27.5" }],
     });
-    await db.prisma.organization.create({ data: { id: ORG, name: "P", slug: ORG } });
-    await db.pool.query(
-      `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url, public_url)
-       SELECT $1, id, 'hive', 'hived', 'own', $2, $2 FROM networks WHERE slug = 'hive'`,
-      [ORG, sim.node("own-bad").url],
-    );
+    await createTestOrg(db, { id: ORG, name: "P" });
+    const own = sim.node("own-bad").url;
+    await createTestNode(db, { organizationId: ORG, name: "own", localRpcUrl: own, publicUrl: own });
     await db.pool.query(
       `INSERT INTO public_endpoints (network_id, api_family, url, name, status)
        SELECT id, 'hive', $1, 'good', 'active' FROM networks WHERE slug = 'hive'`,

@@ -3,11 +3,16 @@
 // back from the replica; a replica whose replay is paused falls behind past the bound and reads
 // fall back to the primary (health: degraded); a stopped replica does the same, per query at once.
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { createReadDatabase, type ReadDatabase } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
-import pg from "pg";
+import {
+  connectSqlSession,
+  createTestDatabase,
+  createTestOrg,
+  type SqlSession,
+  type TestDatabase,
+  waitFor,
+} from "@rpcpulse/db/testing";
 import { getHealth, isHealthServing } from "../src/index.js";
 import {
   hasPostgresBinaries,
@@ -15,21 +20,14 @@ import {
   type ReplicatedPostgres,
 } from "./support/replicated-postgres.js";
 
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe().catch(() => undefined);
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
+/** Replication is asynchronous, and a read of a replica that is just restarting may fail: retried. */
+const REPLICA_WAIT = { timeoutMs: 15_000, retryErrors: true };
 
 describe("read replica (DATABASE_READ_URL) on a real streaming replica", { skip: !hasPostgresBinaries() }, () => {
   let cluster: ReplicatedPostgres;
   let db: TestDatabase;
   let reads: ReadDatabase;
-  let replicaAdmin: pg.Client;
+  let replicaAdmin: SqlSession;
   const MAX_LAG_MS = 1_500;
 
   const answeredBy = async (): Promise<"replica" | "primary"> => {
@@ -37,9 +35,7 @@ describe("read replica (DATABASE_READ_URL) on a real streaming replica", { skip:
     return (rows[0] as { r: boolean }).r ? "replica" : "primary";
   };
   const newOrganization = async (): Promise<string> => {
-    const id = `org_${randomBytes(6).toString("hex")}`;
-    await db.prisma.organization.create({ data: { id, name: id, slug: id } });
-    return id;
+    return (await createTestOrg(db)).id;
   };
   const health = () =>
     getHealth({ sql: db.sql, prisma: db.prisma, pingRedis: async () => true, readReplica: reads.status });
@@ -48,8 +44,7 @@ describe("read replica (DATABASE_READ_URL) on a real streaming replica", { skip:
     cluster = await startReplicatedPostgres();
     db = await createTestDatabase({ serverUrl: cluster.primaryUrl() });
     await cluster.startReplica();
-    replicaAdmin = new pg.Client({ connectionString: cluster.replicaUrl() });
-    await replicaAdmin.connect();
+    replicaAdmin = await connectSqlSession(cluster.replicaUrl());
     reads = createReadDatabase(
       { sql: db.sql, prisma: db.prisma },
       { url: cluster.replicaUrl(db.name), maxLagMs: MAX_LAG_MS, maxLagBytes: 512 * 1024, checkIntervalMs: 60_000 },
@@ -68,8 +63,10 @@ describe("read replica (DATABASE_READ_URL) on a real streaming replica", { skip:
     assert.equal(status.serving, "replica", status.reason);
     assert.equal(await answeredBy(), "replica");
     const id = await newOrganization();
-    const seen = await waitFor("the write on the replica", async () =>
-      (await reads.prisma.organization.findUnique({ where: { id } })) ? true : undefined,
+    const seen = await waitFor(
+      "the write on the replica",
+      async () => ((await reads.prisma.organization.findUnique({ where: { id } })) ? true : undefined),
+      REPLICA_WAIT,
     );
     assert.equal(seen, true);
     const report = await health();
@@ -103,10 +100,14 @@ describe("read replica (DATABASE_READ_URL) on a real streaming replica", { skip:
     assert.equal(report.replica.serving, "primary");
 
     await replicaAdmin.query("SELECT pg_wal_replay_resume()");
-    const back = await waitFor("the replica to catch up", async () => {
-      const s = await reads.refresh();
-      return s.serving === "replica" ? s : undefined;
-    });
+    const back = await waitFor(
+      "the replica to catch up",
+      async () => {
+        const s = await reads.refresh();
+        return s.serving === "replica" ? s : undefined;
+      },
+      REPLICA_WAIT,
+    );
     assert.equal(back.lagBytes, 0);
     assert.equal(await answeredBy(), "replica");
     assert.ok(await reads.prisma.organization.findUnique({ where: { id } }));
@@ -115,8 +116,10 @@ describe("read replica (DATABASE_READ_URL) on a real streaming replica", { skip:
   test("a stopped replica: the next query is answered by the primary at once, health degraded", async () => {
     assert.equal(reads.status().serving, "replica");
     const id = await newOrganization();
-    await waitFor("the write on the replica", async () =>
-      (await reads.prisma.organization.findUnique({ where: { id } })) ? true : undefined,
+    await waitFor(
+      "the write on the replica",
+      async () => ((await reads.prisma.organization.findUnique({ where: { id } })) ? true : undefined),
+      REPLICA_WAIT,
     );
     await replicaAdmin.end().catch(() => undefined);
     await cluster.stopReplica();

@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { isAppError } from "@rpcpulse/config";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
   createStatusPage,
   getPublicStatusPage,
@@ -48,7 +48,7 @@ describe("status pages: custom domains", () => {
   before(async () => {
     db = await createTestDatabase();
     deps = { prisma: db.prisma, sql: db.pool };
-    for (const id of [ORG_A, ORG_B]) await db.prisma.organization.create({ data: { id, name: id, slug: id } });
+    for (const id of [ORG_A, ORG_B]) await createTestOrg(db, { id });
     pages.a = (await createStatusPage(deps, a, { slug: "alpha-status", title: "Alpha", isPublic: true })).id;
     pages.b = (await createStatusPage(deps, b, { slug: "bravo-status", title: "Bravo", isPublic: true })).id;
   });

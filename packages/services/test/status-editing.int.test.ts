@@ -6,7 +6,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { isAppError } from "@rpcpulse/config";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
   addStatusComponent,
   addStatusGroup,
@@ -60,8 +60,7 @@ describe("status pages edited in place (PostgreSQL)", () => {
   before(async () => {
     db = await createTestDatabase();
     deps = { prisma: db.prisma, sql: db.pool };
-    for (const id of [ORG_A, ORG_B])
-      await db.prisma.organization.create({ data: { id, name: `Name of ${id}`, slug: id } });
+    for (const id of [ORG_A, ORG_B]) await createTestOrg(db, { id, name: `Name of ${id}` });
     ids.page = (await createStatusPage(deps, a, { slug: "edit-alpha", title: "Alpha", isPublic: true })).id;
     ids.pageB = (await createStatusPage(deps, b, { slug: "edit-bravo", title: "Bravo", isPublic: true })).id;
     for (const [key, ctx, page, name] of [

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { insertNodeSamples, refreshRollups } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
   addStatusComponent,
   createStatusPage,
@@ -23,7 +23,7 @@ describe("status page: finality lag of node components", () => {
   let nodeId = "";
   before(async () => {
     db = await createTestDatabase();
-    await db.prisma.organization.create({ data: { id: ORG, name: "Org", slug: ORG } });
+    await createTestOrg(db, { id: ORG, name: "Org" });
     // A variable, not a literal: enrollNode takes { prisma } or (with token revocation) { prisma, sql }.
     const deps = { prisma: db.prisma, sql: db.pool };
     const enrolled = await enrollNode(deps, ctx, {

@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { isAppError } from "@rpcpulse/config";
 import { insertNodeSamples, insertProbeResults, refreshRollups } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, type QueueTarget } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
 import {
@@ -78,8 +78,7 @@ describe("status pages (PostgreSQL + Redis)", () => {
       rateLimitPrefix: prefix,
       appBaseUrl: "https://pulse.example",
     };
-    for (const id of [ORG_A, ORG_B])
-      await db.prisma.organization.create({ data: { id, name: `Name of ${id}`, slug: id } });
+    for (const id of [ORG_A, ORG_B]) await createTestOrg(db, { id, name: `Name of ${id}` });
     ids.a1 = (await enrollNode(deps, ctxOf(ORG_A), node("alpha-witness"))).node.id;
     ids.a2 = (await enrollNode(deps, ctxOf(ORG_A), node("alpha-private-unlisted"))).node.id;
     ids.b1 = (await enrollNode(deps, ctxOf(ORG_B), node("bravo-secret-node"))).node.id;

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { insertNodeSamples, insertProbeResults, refreshRollups } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { getComponentUptime, refreshStatusUptimeDays, utcDay, type UptimeRef } from "../src/index.js";
 
 const DAY = 86_400_000;
@@ -71,22 +71,12 @@ describe("status uptime refresh (PostgreSQL)", () => {
   before(async () => {
     db = await createTestDatabase();
     deps = { sql: db.pool };
-    await db.prisma.organization.create({ data: { id: ORG, name: "Uptime", slug: ORG } });
+    await createTestOrg(db, { id: ORG, name: "Uptime" });
     const network = await db.prisma.network.findUniqueOrThrow({ where: { slug: "hive" } });
     const ages = { listed: 5, shared: 2, unlisted: 4, draft: 3 } as const;
     for (const name of Object.keys(ages) as (keyof typeof ages)[]) {
       ids[name] = (
-        await db.prisma.node.create({
-          data: {
-            organizationId: ORG,
-            networkId: network.id,
-            apiFamily: "hive",
-            clientName: "hived",
-            name,
-            localRpcUrl: "http://127.0.0.1:8091",
-            createdAt: new Date(now.getTime() - ages[name] * DAY),
-          },
-        })
+        await createTestNode(db, { organizationId: ORG, name, createdAt: new Date(now.getTime() - ages[name] * DAY) })
       ).id;
     }
     for (const [key, url, ageDays] of [

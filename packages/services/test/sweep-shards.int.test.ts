@@ -2,10 +2,9 @@
 // and status pages fall in exactly one shard, and the shards' runs of the advisor sweep, alert
 // evaluation and status-page uptime precompute together do what one unsharded run does, once.
 import assert from "node:assert/strict";
-import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { insertNodeSamples, listNodesDueForAdvice, listOrganizationIdsInShard } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, listRecurringJobs, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
 import { deriveSecretsKey, evaluateAlerts, runAdvisorSweep } from "../src/index.js";
@@ -22,22 +21,10 @@ describe("organization shards of the sweeps", () => {
   before(async () => {
     db = await createTestDatabase();
     redis = createRedisConnection(SHARED_REDIS_URL, { role: "worker" });
-    const network = await db.prisma.network.findUniqueOrThrow({ where: { slug: "hive" } });
     const now = Date.now();
     for (let i = 0; i < ORGS; i++) {
-      const org = `org_${randomBytes(5).toString("hex")}`;
-      await db.prisma.organization.create({ data: { id: org, name: org, slug: org } });
-      const node = await db.prisma.node.create({
-        data: {
-          organizationId: org,
-          networkId: network.id,
-          apiFamily: "hive",
-          clientName: "hived",
-          name: "n",
-          localRpcUrl: "http://127.0.0.1:8091",
-          lastSeenAt: new Date(now),
-        },
-      });
+      const org = (await createTestOrg(db)).id;
+      const node = await createTestNode(db, { organizationId: org, name: "n", lastSeenAt: new Date(now) });
       nodesByOrg.set(org, node.id);
       await insertNodeSamples(
         db.sql,

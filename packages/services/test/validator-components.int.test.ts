@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { recordValidatorReading, type ValidatorReading } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
   addStatusComponent,
   createStatusPage,
@@ -30,7 +30,7 @@ describe("validator status components", () => {
 
   before(async () => {
     db = await createTestDatabase();
-    await db.prisma.organization.create({ data: { id: ORG, name: ORG, slug: ORG } });
+    await createTestOrg(db, { id: ORG });
   });
   after(async () => {
     await db?.drop();

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { insertNodeSamples, recordValidatorReading, type NodeSampleInput, type ValidatorReading } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { listValidatorViews, registerProducer, type ServiceContext } from "../src/index.js";
 
 const ORG = "org-validator-advice";
@@ -23,23 +23,20 @@ describe("validator advisor explanation", () => {
 
   before(async () => {
     db = await createTestDatabase();
-    for (const id of [ORG, OTHER]) await db.prisma.organization.create({ data: { id, name: id, slug: id } });
+    for (const id of [ORG, OTHER]) await createTestOrg(db, { id });
   });
   after(async () => {
     await db?.drop();
   });
 
   async function createNode(organizationId: string, name: string, family: "substrate" | "sidecar") {
-    const network = await db.prisma.network.findUniqueOrThrow({ where: { slug: "polkadot" } });
-    const node = await db.prisma.node.create({
-      data: {
-        organizationId,
-        networkId: network.id,
-        apiFamily: family,
-        clientName: family === "substrate" ? "polkadot" : "substrate-api-sidecar",
-        name,
-        localRpcUrl: "http://127.0.0.1:9944",
-      },
+    const node = await createTestNode(db, {
+      organizationId,
+      network: "polkadot",
+      apiFamily: family,
+      clientName: family === "substrate" ? "polkadot" : "substrate-api-sidecar",
+      name,
+      localRpcUrl: "http://127.0.0.1:9944",
     });
     return node.id;
   }

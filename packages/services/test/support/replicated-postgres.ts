@@ -9,7 +9,7 @@ import { appendFileSync, chownSync, existsSync, mkdtempSync, rmSync } from "node
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { freePort } from "@rpcpulse/queue/testing";
+import { freePort } from "@rpcpulse/db/testing";
 
 const run = promisify(execFile);
 const BIN = "/usr/lib/postgresql/15/bin";
