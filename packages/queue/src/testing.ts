@@ -3,12 +3,14 @@ import { execFile, spawn, type ChildProcess } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { freePort, waitFor } from "@rpcpulse/config/testing";
 import { isClusterConnection, type RedisConnection } from "./connection.js";
 
 export const SHARED_REDIS_URL = "redis://127.0.0.1:6379";
+/** Cluster state settles over gossip; redis-cli may fail while a node restarts. */
+const CLUSTER_WAIT = { timeoutMs: 20_000, intervalMs: 100, retryErrors: true };
 
 /** A fresh key prefix per test so tests never share queue state. */
 export function uniquePrefix(): string {
@@ -29,15 +31,8 @@ export async function deleteKeys(connection: RedisConnection, prefix: string): P
   }
 }
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  await new Promise((r) => server.close(r));
-  return port;
-}
+/** Also here for the ingest and worker suites, which take their Redis helpers from this entry. */
+export { freePort };
 
 /**
  * A private redis-server on a free loopback port with AOF in a temp dir, so a test can stop and
@@ -136,12 +131,16 @@ export class PrivateRedisCluster {
       "1",
       "--cluster-yes",
     ]);
-    await this.waitUntil("the cluster to be ok on every node", async () => {
-      for (const port of this.ports) {
-        if (!(await runCli(["-p", String(port), "CLUSTER", "INFO"])).includes("cluster_state:ok")) return false;
-      }
-      return true;
-    });
+    await waitFor(
+      "the cluster to be ok on every node",
+      async () => {
+        for (const port of this.ports) {
+          if (!(await runCli(["-p", String(port), "CLUSTER", "INFO"])).includes("cluster_state:ok")) return false;
+        }
+        return true;
+      },
+      CLUSTER_WAIT,
+    );
   }
 
   private async startNode(port: number): Promise<void> {
@@ -213,11 +212,15 @@ export class PrivateRedisCluster {
   /** CLUSTER FAILOVER on `replicaPort` (its master hands over without losing writes); waits for the roles to swap. */
   async failover(replicaPort: number): Promise<void> {
     await runCli(["-p", String(replicaPort), "CLUSTER", "FAILOVER"]);
-    await this.waitUntil(`${replicaPort} to become master`, async () =>
-      (await runCli(["-p", String(replicaPort), "ROLE"])).startsWith("master"),
+    await waitFor(
+      `${replicaPort} to become master`,
+      async () => (await runCli(["-p", String(replicaPort), "ROLE"])).startsWith("master"),
+      CLUSTER_WAIT,
     );
-    await this.waitUntil("the cluster to be ok after the failover", async () =>
-      (await runCli(["-p", String(replicaPort), "CLUSTER", "INFO"])).includes("cluster_state:ok"),
+    await waitFor(
+      "the cluster to be ok after the failover",
+      async () => (await runCli(["-p", String(replicaPort), "CLUSTER", "INFO"])).includes("cluster_state:ok"),
+      CLUSTER_WAIT,
     );
   }
 
@@ -239,14 +242,6 @@ export class PrivateRedisCluster {
     );
     this.children.clear();
     rmSync(this.dir, { recursive: true, force: true });
-  }
-
-  private async waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 20_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check().catch(() => false))) {
-      if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-      await new Promise((r) => setTimeout(r, 100));
-    }
   }
 }
 
