@@ -1,5 +1,6 @@
 import { createHash, createHmac } from "node:crypto";
 import { simpleParser } from "mailparser";
+import { waitFor } from "@rpcpulse/config/testing";
 import { createMailer, type Mailer } from "@rpcpulse/notify";
 import { startSmtpReceiver } from "@rpcpulse/notify/testing";
 
@@ -25,19 +26,19 @@ export async function startMailbox() {
     }
   }
 
-  /** The newest mail to `to` whose subject matches, waiting up to `timeoutMs` for it. */
-  async function waitFor(to: string, subject: RegExp, timeoutMs = 5_000, after = 0): Promise<ParsedMail> {
-    const deadline = Date.now() + timeoutMs;
-    for (;;) {
-      await drain();
-      const match = parsed
-        .slice(after)
-        .filter((m) => m.to.includes(to) && subject.test(m.subject))
-        .at(-1);
-      if (match) return match;
-      if (Date.now() > deadline) throw new Error(`no mail to ${to} matching ${String(subject)} within ${timeoutMs} ms`);
-      await new Promise((r) => setTimeout(r, 25));
-    }
+  /** The newest mail to `to` whose subject matches (of those after the first `after`), waiting up to `timeoutMs`. */
+  async function waitForMail(to: string, subject: RegExp, timeoutMs = 5_000, after = 0): Promise<ParsedMail> {
+    return waitFor(
+      `a mail to ${to} matching ${String(subject)}`,
+      async () => {
+        await drain();
+        return parsed
+          .slice(after)
+          .filter((m) => m.to.includes(to) && subject.test(m.subject))
+          .at(-1);
+      },
+      { timeoutMs, intervalMs: 25 },
+    );
   }
 
   async function count(to: string, subject: RegExp): Promise<number> {
@@ -47,7 +48,7 @@ export async function startMailbox() {
 
   return {
     mailer,
-    waitFor,
+    waitFor: waitForMail,
     count,
     /** How many mails were received so far (to wait only for newer ones). */
     received: async () => {
