@@ -6,7 +6,16 @@ import {
   type SqlClient,
 } from "@rpcpulse/db";
 import { lagAgainst, observationAnchor, projectHead, type ConsensusAnchor } from "@rpcpulse/domain";
-import { atOrBefore, freshReach, holds, insertSorted, nearest, TimeBuckets } from "./time-lists.js";
+import {
+  atOrBefore,
+  firstAtOrAfter,
+  freshReach,
+  holds,
+  insertSorted,
+  nearest,
+  newestKeptFrom,
+  TimeBuckets,
+} from "./time-lists.js";
 
 /**
  * What ingest measures a node's lag against, per sample (packages/domain consensus-head.ts):
@@ -201,8 +210,19 @@ export function createNetworkHeadTracker(
       list.push(q);
     }
     for (const [key, group] of byKey) {
+      // By time, so each node visits only the samples its observations can reach (atOrBefore
+      // answers nothing further than maxNodeDistance from them): a node that reported only
+      // recently skips a replayed batch's old samples without a search each. The order of the
+      // nodes per sample stays the insertion order, so ties pick the same source.
+      group.sort((a, b) => a.t - b.t);
       for (const [peer, list] of nodes.get(key) ?? []) {
-        for (const q of group) {
+        const first = list[0];
+        const last = list[list.length - 1];
+        if (first === undefined || last === undefined) continue;
+        const to = last.at + maxNodeDistance;
+        for (let i = firstAtOrAfter(group, first.at - maxNodeDistance); i < group.length; i++) {
+          const q = group[i]!;
+          if (q.t > to) break;
           if (peer === q.nodeId) continue;
           const o = atOrBefore(list, q.t, maxNodeDistance);
           if (!o) continue;
@@ -252,11 +272,14 @@ export function createNetworkHeadTracker(
       if (!byTime) measuredByTime.set(key, (byTime = new TimeBuckets()));
       const measuredList = list;
       const index = byTime;
+      // Samples that cannot stay among the node's newest MAX_MEASURED_SAMPLES are not kept at all.
+      const keepFrom = newestKeptFrom(batch.times, batch.heads, MAX_MEASURED_SAMPLES);
       return samples.map((q, i) => {
         if (q === null) return null;
         const own = batch.heads[i]!;
         const { reference, source, t, interval } = q;
         const lag = lagAgainst(reference === null ? null : { block: reference, anchorMs: t }, t, own, interval);
+        if (t < keepFrom) return lag;
         const m: MeasuredSample = { at: t, storedTime: batch.times[i]!, head: own, lag, reference, source };
         if (insertSorted(measuredList, m, MAX_MEASURED_SAMPLES)) index.add({ at: t, nodeId: batch.nodeId, m });
         return lag;
@@ -290,9 +313,11 @@ export function createNetworkHeadTracker(
       const interval = intervalOf(batch.networkId);
       if (interval === undefined) return;
       const key = `${batch.organizationId}/${batch.networkId}`;
+      // Observations that cannot stay among the node's newest MAX_NODE_OBSERVATIONS are not added.
+      const keepFrom = newestKeptFrom(batch.times, batch.heads, MAX_NODE_OBSERVATIONS);
       batch.times.forEach((t, i) => {
         const head = batch.heads[i];
-        if (head === null || head === undefined) return;
+        if (head === null || head === undefined || t < keepFrom) return;
         addNodeObservation(key, batch.nodeId, interval, t, head, batch.headTimes[i] ?? null);
       });
     },

@@ -70,6 +70,36 @@ export function freshReach(
   return { from, to };
 }
 
+/** Index of the first item with t >= `from` in a list sorted by t (list.length when none). */
+export function firstAtOrAfter(list: readonly { t: number }[], from: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid]!.t < from) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/**
+ * A batch inserted sample by sample with insertSorted(list, item, max), where only samples with a
+ * head count: the time below which none of its samples can be among the newest `max` items of the
+ * list afterwards (so skipping them leaves the same list), because `max` counted samples of the batch
+ * itself are newer. -Infinity (skip nothing) unless the batch's times strictly increase.
+ */
+export function newestKeptFrom(times: readonly number[], heads: readonly (number | null)[], max: number): number {
+  if (times.length <= max) return -Infinity;
+  for (let i = 1; i < times.length; i++) if (!(times[i - 1]! < times[i]!)) return -Infinity;
+  let counted = 0;
+  for (let i = times.length - 1; i >= 0; i--) {
+    const head = heads[i];
+    if (head === null || head === undefined) continue;
+    if (++counted === max) return times[i]!;
+  }
+  return -Infinity;
+}
+
 /** Insert by time, keep the newest `max`; false (nothing changed) when an item of that time is there. */
 export function insertSorted<T extends { at: number }>(list: T[], item: T, max: number): boolean {
   let i = list.length;
