@@ -40,6 +40,11 @@ describe("formatDateTime in a zone", () => {
     assert.equal(formatDate(late, "Asia/Tokyo"), "2027-01-01");
     assert.equal(formatClock(late, "America/Los_Angeles"), "15:30");
   });
+  test("a clock time with its zone (the hour titles of the producer and validator charts)", () => {
+    const hour = "2026-07-01T14:00:00.000Z";
+    assert.equal(formatClock(hour, "UTC", { zoneName: true }), "14:00 UTC");
+    assert.equal(formatClock(hour, "America/New_York", { zoneName: true }), "10:00 EDT");
+  });
   test("offsets and names across the European DST change (29 March 2026, 01:00 UTC)", () => {
     const before = new Date("2026-03-29T00:59:00Z");
     const after = new Date("2026-03-29T01:00:00Z");

@@ -108,10 +108,12 @@ export function formatDate(at: Instant | null | undefined, zone: string): string
   return `${w.year}-${pad(w.month)}-${pad(w.day)}`;
 }
 
-/** "14:05" in `zone` (axis labels; the zone is named once beside the chart). */
-export function formatClock(at: Instant, zone: string): string {
-  const w = wallClock(toDate(at), zone);
-  return `${pad(w.hour)}:${pad(w.minute)}`;
+/** "14:05" in `zone` (axis labels; the zone is named once beside the chart); with `zoneName`: "14:05 CEST". */
+export function formatClock(at: Instant, zone: string, opts: { zoneName?: boolean } = {}): string {
+  const d = toDate(at);
+  const w = wallClock(d, zone);
+  const text = `${pad(w.hour)}:${pad(w.minute)}`;
+  return opts.zoneName ? `${text} ${zoneName(d, zone)}` : text;
 }
 
 /** A duration: "45 s", "12 min", "3 h 5 min", "4 d"; "—" for no value. */

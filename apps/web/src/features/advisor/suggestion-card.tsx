@@ -5,7 +5,7 @@ import { CopyButton } from "./copy-button.js";
 import { formatMetric, KIND_LABEL, metricInfo, STATE_LABEL } from "./format.js";
 import { SuggestionActions } from "./suggestion-actions.js";
 import { Time } from "@/components/time.js";
-import { formatClock, zoneName } from "@/lib/format.js";
+import { formatClock } from "@/lib/format.js";
 import { getDisplayZone } from "@/server/display-prefs.js";
 
 type Action = "acknowledge" | "apply" | "dismiss" | "close" | "reopen";
@@ -76,7 +76,7 @@ export async function BeforeAfter({ s }: { s: SuggestionView }) {
   return (
     <div className="before-after">
       <BeforeAfterChart
-        title={`${info.label}: before and after the change at ${formatClock(v.appliedAt, zone)} ${zoneName(new Date(v.appliedAt), zone)}`}
+        title={`${info.label}: before and after the change at ${formatClock(v.appliedAt, zone, { zoneName: true })}`}
         unit={info.ratio ? "%" : info.unit}
         ratio={info.ratio}
         before={v.before.points}

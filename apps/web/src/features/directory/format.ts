@@ -24,5 +24,3 @@ export function formatBlocks(blocks: number | null | undefined): string {
   if (blocks === null || blocks === undefined) return "—";
   return blocks < 10 ? blocks.toFixed(1).replace(/\.0$/, "") : Math.round(blocks).toLocaleString("en-US");
 }
-
-export { formatAgo } from "@/lib/format.js";

@@ -7,7 +7,8 @@ import {
 } from "@rpcpulse/services";
 import { DataTable, Pager, type DataColumn } from "@/components/data-table.js";
 import { tableHref } from "@/lib/table-query.js";
-import { formatAgo, formatCount, formatDuration, formatLag, formatMs, UNKNOWN_LAG_TITLE } from "./format.js";
+import { formatAgo, formatDuration } from "@/lib/format.js";
+import { formatCount, formatLag, formatMs, UNKNOWN_LAG_TITLE } from "./format.js";
 import { ConsensusClientCell } from "./consensus-client-panel.js";
 import { PublicHeadCell } from "./public-head.js";
 

@@ -1,6 +1,4 @@
-/** Display helpers shared by the fleet and node pages (server and client); times via lib/format. */
-
-export { formatAgo, formatBytes, formatDuration } from "@/lib/format.js";
+/** Display helpers shared by the fleet and node pages (server and client); times and sizes are in lib/format. */
 
 export function formatMs(ms: number | null): string {
   if (ms === null) return "—";

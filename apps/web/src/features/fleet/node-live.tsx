@@ -2,8 +2,17 @@
 import type { NodeMetrics } from "@rpcpulse/services";
 import { useEffect, useState } from "react";
 import { TimeSeriesChart } from "@/components/charts/time-series-chart.js";
-import { formatAgo, formatBytes, formatCount, formatDuration, formatMs } from "./format.js";
+import { DataTable, type DataColumn } from "@/components/data-table.js";
+import { formatAgo, formatBytes, formatDuration } from "@/lib/format.js";
+import { formatCount, formatMs } from "./format.js";
 import { PublicHeadCard } from "./public-head.js";
+
+const IP_COLUMNS: DataColumn[] = [
+  { key: "ip", label: "Remote IP" },
+  { key: "max", label: "Max conns", numeric: true },
+  { key: "avg", label: "Avg conns", numeric: true },
+  { key: "samples", label: "Samples", numeric: true },
+];
 
 const COLORS = ["#0e7c86", "#d97706", "#7c3aed", "#dc2626", "#2563eb", "#059669"];
 const count = (v: number) => (Number.isInteger(v) ? formatCount(v) : v.toFixed(1));
@@ -202,32 +211,16 @@ export function NodeLive({ metricsUrl, initial }: { metricsUrl: string; initial:
           </p>
         ) : (
           <div className="grid-2 ips-grid">
-            <table className="data compact">
-              <thead>
-                <tr>
-                  <th scope="col">Remote IP</th>
-                  <th scope="col" className="num">
-                    Max conns
-                  </th>
-                  <th scope="col" className="num">
-                    Avg conns
-                  </th>
-                  <th scope="col" className="num">
-                    Samples
-                  </th>
+            <DataTable className="compact" columns={IP_COLUMNS}>
+              {m.topRemoteIps.map((ip) => (
+                <tr key={ip.ip}>
+                  <td className="mono">{ip.ip}</td>
+                  <td className="num">{formatCount(ip.maxConns)}</td>
+                  <td className="num">{ip.avgConns.toFixed(1)}</td>
+                  <td className="num">{formatCount(ip.samples)}</td>
                 </tr>
-              </thead>
-              <tbody>
-                {m.topRemoteIps.map((ip) => (
-                  <tr key={ip.ip}>
-                    <td className="mono">{ip.ip}</td>
-                    <td className="num">{formatCount(ip.maxConns)}</td>
-                    <td className="num">{ip.avgConns.toFixed(1)}</td>
-                    <td className="num">{formatCount(ip.samples)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+              ))}
+            </DataTable>
             <TimeSeriesChart
               title={`Top ${m.remoteIps.ips.length} IPs over time (max per ${formatDuration(m.remoteIps.bucketSeconds * 1000)})`}
               time={m.remoteIps.time}

@@ -1,5 +1,6 @@
 import type { PublicHeadView } from "@rpcpulse/services";
-import { formatAgo, formatCount, formatMs } from "./format.js";
+import { formatAgo } from "@/lib/format.js";
+import { formatCount, formatMs } from "./format.js";
 
 /** "+3", "−12", "±0" blocks: public head − node head. */
 export function formatBlockDiff(diff: number | null): string {

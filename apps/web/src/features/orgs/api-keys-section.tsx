@@ -1,8 +1,7 @@
 import { listApiKeys, type ServiceContext } from "@rpcpulse/services";
+import { Time } from "@/components/time.js";
 import { getRuntime } from "@/server/runtime.js";
 import { ApiKeyCreateForm, RevokeApiKeyButton } from "./api-keys-form.js";
-
-const day = (iso: string | null) => (iso ? iso.slice(0, 16).replace("T", " ") : "—");
 
 /** Settings → API keys (admins and owners): create, list with prefix/scope/last use/expiry, revoke. */
 export async function ApiKeysSection({ ctx }: { ctx: ServiceContext }) {
@@ -41,8 +40,10 @@ export async function ApiKeysSection({ ctx }: { ctx: ServiceContext }) {
                   <td>
                     <span className="badge">{k.scope}</span>
                   </td>
-                  <td className="small">{day(k.lastUsedAt)}</td>
-                  <td className="small">{k.state === "active" ? day(k.expiresAt) : k.state}</td>
+                  <td className="small">
+                    <Time at={k.lastUsedAt} />
+                  </td>
+                  <td className="small">{k.state === "active" ? <Time at={k.expiresAt} /> : k.state}</td>
                   <td className="actions">
                     {k.state === "active" ? (
                       <RevokeApiKeyButton slug={ctx.organizationSlug} keyId={k.id} name={k.name} />

@@ -1,6 +1,6 @@
+import { formatAgo, formatClock } from "@/lib/format.js";
 import type { ProducerView } from "@rpcpulse/services";
 import { registerProducerAction, removeProducerAction } from "./actions.js";
-import { ago } from "./format-ago.js";
 import { ProducerAdvice } from "./producer-advice.js";
 
 /** The fleet page's witness cards: one per registered producer, and the register form for admins. */
@@ -8,7 +8,7 @@ import { ProducerAdvice } from "./producer-advice.js";
 const shortKey = (key: string | null): string => (key ? `${key.slice(0, 10)}…${key.slice(-4)}` : "—");
 
 /** Misses per hour (bars) and feed age (line) over 24 h, as an inline SVG. */
-function HistoryChart({ history, label }: { history: ProducerView["history"]; label: string }) {
+function HistoryChart({ history, label, zone }: { history: ProducerView["history"]; label: string; zone: string }) {
   const width = 240;
   const height = 48;
   if (history.length === 0) return <p className="muted small">No history yet.</p>;
@@ -35,7 +35,7 @@ function HistoryChart({ history, label }: { history: ProducerView["history"]; la
             height={(h.missed / maxMiss) * height}
             className="miss-bar"
           >
-            <title>{`${h.bucket.slice(11, 16)} UTC: ${h.missed} missed`}</title>
+            <title>{`${formatClock(h.bucket, zone, { zoneName: true })}: ${h.missed} missed`}</title>
           </rect>
         ) : null,
       )}
@@ -44,7 +44,8 @@ function HistoryChart({ history, label }: { history: ProducerView["history"]; la
   );
 }
 
-function ProducerCard({ p, slug, canManage, now }: { p: ProducerView; slug: string; canManage: boolean; now: number }) {
+function ProducerCard(props: { p: ProducerView; slug: string; canManage: boolean; now: number; zone: string }) {
+  const { p, slug, canManage, now, zone } = props;
   const lastMiss = p.recentMisses[0];
   return (
     <article
@@ -70,7 +71,7 @@ function ProducerCard({ p, slug, canManage, now }: { p: ProducerView; slug: stri
         <dd>{p.totalMissed ?? "—"}</dd>
         <dt>Last miss</dt>
         <dd data-testid="last-miss">
-          {lastMiss ? `${lastMiss.blocksText}, ${ago(lastMiss.detectedAt, now)}` : "none in 24 h"}
+          {lastMiss ? `${lastMiss.blocksText}, ${formatAgo(lastMiss.detectedAt, now)}` : "none in 24 h"}
         </dd>
         <dt>Last confirmed block</dt>
         <dd>{p.lastConfirmedBlock !== null ? `#${p.lastConfirmedBlock}` : "—"}</dd>
@@ -86,7 +87,7 @@ function ProducerCard({ p, slug, canManage, now }: { p: ProducerView; slug: stri
         <dt>Signing key</dt>
         <dd title={p.signingKey ?? undefined}>
           {p.disabled ? "null key (disabled)" : shortKey(p.signingKey)}
-          {p.keyChangedAt ? `, changed ${ago(p.keyChangedAt, now)}` : ""}
+          {p.keyChangedAt ? `, changed ${formatAgo(p.keyChangedAt, now)}` : ""}
         </dd>
         <dt>Rank, votes</dt>
         <dd>
@@ -95,7 +96,7 @@ function ProducerCard({ p, slug, canManage, now }: { p: ProducerView; slug: stri
         </dd>
         <dt>Read</dt>
         <dd className="muted small">
-          {p.observedAt ? `${ago(p.observedAt, now)} from ${p.source}` : (p.error ?? "not yet")}
+          {p.observedAt ? `${formatAgo(p.observedAt, now)} from ${p.source}` : (p.error ?? "not yet")}
         </dd>
       </dl>
       {p.missExplanation ? (
@@ -105,7 +106,7 @@ function ProducerCard({ p, slug, canManage, now }: { p: ProducerView; slug: stri
           backup={p.missExplanation.backup}
         />
       ) : null}
-      <HistoryChart history={p.history} label={`Misses per hour and feed age over 24 h for ${p.account}`} />
+      <HistoryChart zone={zone} history={p.history} label={`Misses per hour and feed age over 24 h for ${p.account}`} />
       {canManage ? (
         <form action={removeProducerAction}>
           <input type="hidden" name="slug" value={slug} />
@@ -125,8 +126,9 @@ export function ProducerCards(props: {
   canManage: boolean;
   error: string | undefined;
   now: number;
+  zone: string;
 }) {
-  const { slug, producers, canManage, error, now } = props;
+  const { slug, producers, canManage, error, now, zone } = props;
   return (
     <section className="producers" id="producers" aria-labelledby="producers-title">
       <h2 id="producers-title">Witnesses</h2>
@@ -138,7 +140,7 @@ export function ProducerCards(props: {
       ) : (
         <div className="producer-grid">
           {producers.map((p) => (
-            <ProducerCard key={p.id} p={p} slug={slug} canManage={canManage} now={now} />
+            <ProducerCard key={p.id} p={p} slug={slug} canManage={canManage} now={now} zone={zone} />
           ))}
         </div>
       )}

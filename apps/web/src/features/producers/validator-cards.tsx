@@ -1,6 +1,6 @@
+import { formatAgo, formatClock } from "@/lib/format.js";
 import type { ValidatorView } from "@rpcpulse/services";
 import { registerProducerAction, removeProducerAction } from "./actions.js";
-import { ago } from "./format-ago.js";
 import { ProducerAdvice } from "./producer-advice.js";
 
 /** The fleet page's validator cards (Polkadot/Kusama stashes) beside the witness cards, and their register form. */
@@ -8,7 +8,7 @@ import { ProducerAdvice } from "./producer-advice.js";
 const shortStash = (s: string): string => `${s.slice(0, 8)}…${s.slice(-6)}`;
 
 /** Era points (line) against the set's median (dashed) at the end of each hour over 24 h, as an inline SVG. */
-function EraPointsChart({ history, label }: { history: ValidatorView["history"]; label: string }) {
+function EraPointsChart({ history, label, zone }: { history: ValidatorView["history"]; label: string; zone: string }) {
   const width = 240;
   const height = 48;
   if (history.length === 0) return <p className="muted small">No history yet.</p>;
@@ -24,7 +24,7 @@ function EraPointsChart({ history, label }: { history: ValidatorView["history"];
       {history.map((h, i) =>
         h.inActiveSet ? null : (
           <rect key={h.bucket} x={i * step + 1} y={0} width={Math.max(1, step - 2)} height={4} className="miss-bar">
-            <title>{`${h.bucket.slice(11, 16)} UTC: not in the active set`}</title>
+            <title>{`${formatClock(h.bucket, zone, { zoneName: true })}: not in the active set`}</title>
           </rect>
         ),
       )}
@@ -44,11 +44,13 @@ function ValidatorCard({
   slug,
   canManage,
   now,
+  zone,
 }: {
   v: ValidatorView;
   slug: string;
   canManage: boolean;
   now: number;
+  zone: string;
 }) {
   const lastOffline = v.recentOffline[0];
   const share = v.eraPoints !== null && v.medianPoints ? Math.round((v.eraPoints / v.medianPoints) * 100) : null;
@@ -75,7 +77,7 @@ function ValidatorCard({
         <dt>Active set</dt>
         <dd data-testid="validator-status">
           {statusText(v)}
-          {v.leftSetAt ? `, left ${ago(v.leftSetAt, now)}` : ""}
+          {v.leftSetAt ? `, left ${formatAgo(v.leftSetAt, now)}` : ""}
           {v.setSize !== null ? ` (${v.setSize} validators)` : ""}
         </dd>
         <dt>Era points</dt>
@@ -92,7 +94,7 @@ function ValidatorCard({
         </dd>
         <dt>Offline reports</dt>
         <dd data-testid="last-offline">
-          {lastOffline ? `block #${lastOffline.block}, ${ago(lastOffline.detectedAt, now)}` : "none in 24 h"}
+          {lastOffline ? `block #${lastOffline.block}, ${formatAgo(lastOffline.detectedAt, now)}` : "none in 24 h"}
         </dd>
         <dt>Pending payouts</dt>
         <dd>{v.pendingPayoutEras.length > 0 ? `eras ${v.pendingPayoutEras.join(", ")}` : "none"}</dd>
@@ -108,7 +110,7 @@ function ValidatorCard({
         </dd>
         <dt>Read</dt>
         <dd className="muted small">
-          {v.observedAt ? `${ago(v.observedAt, now)} from ${v.source}` : (v.error ?? "not yet")}
+          {v.observedAt ? `${formatAgo(v.observedAt, now)} from ${v.source}` : (v.error ?? "not yet")}
         </dd>
       </dl>
       {v.explanation ? (
@@ -119,7 +121,11 @@ function ValidatorCard({
           backup={v.explanation.backup}
         />
       ) : null}
-      <EraPointsChart history={v.history} label={`Era points against the set's median over 24 h for ${v.account}`} />
+      <EraPointsChart
+        zone={zone}
+        history={v.history}
+        label={`Era points against the set's median over 24 h for ${v.account}`}
+      />
       {canManage ? (
         <form action={removeProducerAction}>
           <input type="hidden" name="slug" value={slug} />
@@ -139,8 +145,9 @@ export function ValidatorCards(props: {
   canManage: boolean;
   error: string | undefined;
   now: number;
+  zone: string;
 }) {
-  const { slug, validators, canManage, error, now } = props;
+  const { slug, validators, canManage, error, now, zone } = props;
   return (
     <section className="producers" id="validators" aria-labelledby="validators-title">
       <h2 id="validators-title">Validators</h2>
@@ -152,7 +159,7 @@ export function ValidatorCards(props: {
       ) : (
         <div className="producer-grid">
           {validators.map((v) => (
-            <ValidatorCard key={v.id} v={v} slug={slug} canManage={canManage} now={now} />
+            <ValidatorCard key={v.id} v={v} slug={slug} canManage={canManage} now={now} zone={zone} />
           ))}
         </div>
       )}

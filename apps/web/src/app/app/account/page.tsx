@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { DEMO_EMAIL, MIN_PASSWORD_LENGTH } from "@rpcpulse/auth";
 import { AppShell } from "@/components/app-shell.js";
+import { Time } from "@/components/time.js";
 import { ChangePasswordForm } from "@/features/accounts/change-password-form.js";
 import { ResendVerificationForm } from "@/features/accounts/recovery-forms.js";
 import { TwoFactorSettings } from "@/features/accounts/two-factor-forms.js";
@@ -80,7 +81,7 @@ export default async function AccountPage() {
             </table>
           )}
           <p className="small muted after-table">
-            Session expires {session.expiresAt.toUTCString()} unless used again.
+            Session expires <Time at={session.expiresAt} /> unless used again.
           </p>
         </section>
       </div>

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { listDirectoryChains } from "@rpcpulse/services";
-import { formatAgo } from "@/features/directory/format.js";
+import { formatAgo } from "@/lib/format.js";
 import { getRuntime } from "@/server/runtime.js";
 import { Time } from "@/components/time.js";
 

@@ -13,6 +13,7 @@ import { AutoRefresh } from "@/features/fleet/auto-refresh.js";
 import { FleetTable, fleetHref } from "@/features/fleet/fleet-table.js";
 import { ProducerCards } from "@/features/producers/producer-cards.js";
 import { ValidatorCards } from "@/features/producers/validator-cards.js";
+import { getDisplayZone } from "@/server/display-prefs.js";
 import { getUserOrganizations } from "@/server/org-pages.js";
 import { getRuntime } from "@/server/runtime.js";
 import { requireOrgContext } from "@/server/session.js";
@@ -54,6 +55,7 @@ export default async function FleetPage(props: {
   const org = orgs.find((o) => o.id === ctx.organizationId);
   const { summary, query } = overview;
   const canManage = hasRole(ctx, "admin");
+  const zone = await getDisplayZone();
   const filtered = Boolean(query.q || query.status || query.network);
   return (
     <AppShell user={session} orgs={orgs} currentSlug={ctx.organizationSlug} active="fleet">
@@ -166,6 +168,7 @@ export default async function FleetPage(props: {
         canManage={canManage}
         error={searchParams.producerError}
         now={Date.now()}
+        zone={zone}
       />
       <ValidatorCards
         slug={slug}
@@ -173,6 +176,7 @@ export default async function FleetPage(props: {
         canManage={canManage}
         error={searchParams.validatorError}
         now={Date.now()}
+        zone={zone}
       />
     </AppShell>
   );

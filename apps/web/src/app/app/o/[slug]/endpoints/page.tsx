@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { hasRole, listEndpointClaims } from "@rpcpulse/services";
 import { AppShell } from "@/components/app-shell.js";
+import { Time } from "@/components/time.js";
 import { getClaimDeps } from "@/features/claims/claim-deps.js";
 import { ClaimEndpointForm, VerifyClaimButtons, WithdrawClaimButton } from "@/features/claims/claim-forms.js";
 import { CopyField } from "@/features/fleet/copy-field.js";
@@ -11,8 +12,6 @@ import "@/features/claims/claims.css";
 
 export const metadata: Metadata = { title: "Endpoint claims" };
 export const dynamic = "force-dynamic";
-
-const when = (iso: string | null) => (iso ? new Date(iso).toISOString().replace("T", " ").slice(0, 16) + " UTC" : "—");
 
 export default async function EndpointClaimsPage({
   params,
@@ -86,8 +85,13 @@ export default async function EndpointClaimsPage({
                   </div>
                 ) : null}
                 <p className="small muted">
-                  Last checked {when(c.lastCheckedAt)}
-                  {c.verifiedAt ? ` · verified ${when(c.verifiedAt)}` : ""}
+                  Last checked <Time at={c.lastCheckedAt} />
+                  {c.verifiedAt ? (
+                    <>
+                      {" "}
+                      · verified <Time at={c.verifiedAt} />
+                    </>
+                  ) : null}
                 </p>
                 {c.lastError ? (
                   <p className="small claim-error" role="status">

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { hasRole, listOrganizationMembers, listPendingInvitations } from "@rpcpulse/services";
 import { AppShell } from "@/components/app-shell.js";
+import { Time } from "@/components/time.js";
 import { ApiKeysSection } from "@/features/orgs/api-keys-section.js";
 import { InviteForm } from "@/features/orgs/invite-form.js";
 import { CancelInvitationButton, MemberActions } from "@/features/orgs/member-actions.js";
@@ -110,7 +111,9 @@ export default async function OrgSettingsPage({ params }: { params: Promise<{ sl
                       <td>
                         <span className={`badge ${i.role}`}>{i.role}</span>
                       </td>
-                      <td className="small">{i.expiresAt.toISOString().slice(0, 10)}</td>
+                      <td className="small">
+                        <Time at={i.expiresAt} dateOnly />
+                      </td>
                       <td className="actions">
                         <CancelInvitationButton slug={ctx.organizationSlug} invitationId={i.id} email={i.email} />
                       </td>
