@@ -13,7 +13,7 @@ import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { after, describe, it } from "node:test";
 import { quoteIdent } from "@rpcpulse/db";
-import pg from "pg";
+import { connectSqlSession } from "@rpcpulse/db/testing";
 import { sleep, stopChild, waitFor, type Child } from "./support/processes.js";
 import { sealedBatches, type Fault } from "./support/proxy.js";
 import { drainAndStopAgent, secretHits, startStack, waitForStored, type Stack } from "./support/stack.js";
@@ -285,8 +285,7 @@ describe("agent → ingest → worker → PostgreSQL reliability (real processes
     await stack.startAgent();
     await waitFor("3 deliveries", () => (delivered(stack).length >= 3 ? true : undefined), 30_000);
     await waitForStored(stack, 3, 30_000);
-    const admin = new pg.Client({ connectionString: stack.db.url.replace(/\/[^/]+$/, "/postgres") });
-    await admin.connect();
+    const admin = await connectSqlSession(stack.db.url.replace(/\/[^/]+$/, "/postgres"));
     const attemptsBefore = stack.proxy.attempts.length;
     let sessionsLeft = -1;
     try {

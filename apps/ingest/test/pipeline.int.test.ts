@@ -11,10 +11,9 @@ import { after, before, describe, it } from "node:test";
 import { Writable } from "node:stream";
 import { createLogger } from "@rpcpulse/config";
 import { quoteIdent } from "@rpcpulse/db";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { connectSqlSession, createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, getQueue, publishAgentTokenChange, type Redis } from "@rpcpulse/queue";
 import { revokeAgentToken } from "@rpcpulse/services";
-import pg from "pg";
 import { parseIngestEnv } from "../src/env.js";
 import { startIngest, type RunningIngest } from "../src/start-ingest.js";
 import { gzipBatch, makeAgentBatch, type BatchOptions } from "./support/agent-batches.js";
@@ -226,8 +225,7 @@ describe("ingest pipeline end to end (real worker process, Redis, PostgreSQL)", 
     assert.equal((await postBatch(ingest.port, { token: node.token, body: batch(1) })).status, 202);
     await waitForSamples(node.nodeId, 6);
 
-    const admin = new pg.Client({ connectionString: db.url.replace(/\/[^/]+$/, "/postgres") });
-    await admin.connect();
+    const admin = await connectSqlSession(db.url.replace(/\/[^/]+$/, "/postgres"));
     try {
       await admin.query(`ALTER DATABASE ${quoteIdent(db.name)} ALLOW_CONNECTIONS false`);
       await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1", [db.name]);
