@@ -118,27 +118,45 @@ export const AgentTokenCredential = z
   }));
 export type AgentTokenCredential = z.infer<typeof AgentTokenCredential>;
 
-export async function findAgentTokenCredential(sql: SqlClient, prefix: string): Promise<AgentTokenCredential | null> {
+/**
+ * The credentials of these prefixes in one statement (the ingest API reads its cache misses
+ * together, those that came in while its previous read was in flight), by prefix; an unknown
+ * prefix is absent from the map.
+ */
+export async function findAgentTokenCredentials(
+  sql: SqlClient,
+  prefixes: readonly string[],
+): Promise<Map<string, AgentTokenCredential>> {
   const { rows } = await sql.query(
     `SELECT t.id, t.prefix, t.secret_hash, t.expires_at, t.revoked_at, t.last_used_at,
             n.id AS node_id, n.organization_id, n.network_id, net.slug AS network_slug
      FROM agent_tokens t JOIN nodes n ON n.id = t.node_id JOIN networks net ON net.id = n.network_id
-     WHERE t.prefix = $1`,
-    [prefix],
+     WHERE t.prefix = ANY($1::text[])`,
+    [prefixes],
   );
-  return rows[0] ? AgentTokenCredential.parse(rows[0]) : null;
+  const out = new Map<string, AgentTokenCredential>();
+  for (const row of rows) {
+    const credential = AgentTokenCredential.parse(row);
+    out.set(credential.prefix, credential);
+  }
+  return out;
 }
 
-/** Set lastUsedAt unless it was set less than `minIntervalMs` ago (at most one write a minute). */
-export async function touchAgentTokenLastUsed(
+/**
+ * Set each token's lastUsedAt to its time unless it was set less than `minIntervalMs` before (at
+ * most one write a minute per token), several tokens in one statement; returns the ids written.
+ */
+export async function touchAgentTokensLastUsed(
   sql: SqlClient,
-  input: { tokenId: string; now: Date; minIntervalMs: number },
-): Promise<boolean> {
+  input: { touches: readonly { tokenId: string; at: Date }[]; minIntervalMs: number },
+): Promise<string[]> {
   const { rows } = await sql.query(
-    `UPDATE agent_tokens SET last_used_at = $2
-     WHERE id = $1::uuid AND (last_used_at IS NULL OR last_used_at <= $2::timestamptz - make_interval(secs => $3::float8 / 1000))
-     RETURNING 1`,
-    [input.tokenId, input.now, input.minIntervalMs],
+    `UPDATE agent_tokens t SET last_used_at = v.at
+     FROM unnest($1::uuid[], $2::timestamptz[]) AS v(id, at)
+     WHERE t.id = v.id
+       AND (t.last_used_at IS NULL OR t.last_used_at <= v.at - make_interval(secs => $3::float8 / 1000))
+     RETURNING t.id`,
+    [input.touches.map((t) => t.tokenId), input.touches.map((t) => t.at), input.minIntervalMs],
   );
-  return rows.length > 0;
+  return (rows as { id: string }[]).map((r) => r.id);
 }

@@ -1,7 +1,7 @@
 import { AppError } from "@rpcpulse/config";
 import {
-  findAgentTokenCredential,
-  touchAgentTokenLastUsed,
+  findAgentTokenCredentials,
+  touchAgentTokensLastUsed,
   type AgentTokenCredential,
   type SqlClient,
 } from "@rpcpulse/db";
@@ -93,7 +93,29 @@ interface NegativeEntry {
   mark: string | null;
 }
 
+interface QueuedRead {
+  prefix: string;
+  resolve: (credential: AgentTokenCredential | null) => void;
+  reject: (error: unknown) => void;
+}
+
+interface QueuedTouch {
+  prefix: string;
+  tokenId: string;
+  at: Date;
+}
+
 const MAX_TTL_MS = 30_000;
+/**
+ * Database reads of cache misses at a time; misses arriving meanwhile wait and go together in the
+ * next read (up to MAX_PREFIXES_PER_READ prefixes). When a fleet's agents all arrive within one
+ * push interval (an ingest restart), that is a few reads per second instead of one per agent.
+ */
+const MAX_READS_IN_FLIGHT = 2;
+const MAX_PREFIXES_PER_READ = 500;
+/** lastUsedAt writes likewise (with the reads, at most the ingest pool's 4 connections). */
+const MAX_TOUCH_WRITES_IN_FLIGHT = 2;
+const MAX_TOUCHES_PER_WRITE = 1_000;
 const unauthenticated = () => new AppError("UNAUTHENTICATED", "Unknown, expired or revoked agent token.");
 const unavailable = (cause: unknown) =>
   new AppError("UNAVAILABLE", "Token store unavailable; retry later.", { cause, retryAfterSeconds: 5 });
@@ -126,13 +148,40 @@ export function createAgentTokenVerifier(
   const stats: AgentTokenVerifierStats = { lookups: 0, negativeHits: 0, verifications: 0 };
   let generation = 0;
 
+  const queuedReads: QueuedRead[] = [];
+  let readsInFlight = 0;
+  const startReads = () => {
+    while (readsInFlight < MAX_READS_IN_FLIGHT && queuedReads.length > 0) {
+      const batch = queuedReads.splice(0, MAX_PREFIXES_PER_READ);
+      readsInFlight++;
+      findAgentTokenCredentials(
+        deps.sql,
+        batch.map((r) => r.prefix),
+      )
+        .then(
+          (found) => {
+            for (const r of batch) r.resolve(found.get(r.prefix) ?? null);
+          },
+          (error: unknown) => {
+            for (const r of batch) r.reject(error);
+          },
+        )
+        .finally(() => {
+          readsInFlight--;
+          startReads();
+        });
+    }
+  };
+
   /** One database read per prefix at a time; its result lands in one of the two caches. */
   const lookup = (prefix: string, mark: string | null): Promise<AgentTokenCredential | null> => {
     let pending = inflight.get(prefix);
     if (!pending) {
       const startedIn = generation;
       stats.lookups++;
-      pending = findAgentTokenCredential(deps.sql, prefix)
+      pending = new Promise<AgentTokenCredential | null>((resolve, reject) => {
+        queuedReads.push({ prefix, resolve, reject });
+      })
         .then((credential) => {
           // An invalidation that arrived while we were reading may describe a newer state.
           if (startedIn !== generation) return credential;
@@ -159,23 +208,43 @@ export function createAgentTokenVerifier(
         })
         .finally(() => inflight.delete(prefix));
       inflight.set(prefix, pending);
+      startReads();
     }
     return pending;
+  };
+
+  // lastUsedAt writes, gathered like the reads: one statement for what came in while the last ran.
+  const queuedTouches = new Map<string, QueuedTouch>();
+  let touchWritesInFlight = 0;
+  const writeTouches = () => {
+    if (touchWritesInFlight >= MAX_TOUCH_WRITES_IN_FLIGHT || queuedTouches.size === 0) return;
+    const batch: QueuedTouch[] = [];
+    for (const [tokenId, t] of queuedTouches) {
+      batch.push(t);
+      queuedTouches.delete(tokenId);
+      if (batch.length >= MAX_TOUCHES_PER_WRITE) break;
+    }
+    touchWritesInFlight++;
+    touchAgentTokensLastUsed(deps.sql, { touches: batch, minIntervalMs: lastUsedIntervalMs })
+      .catch((error: unknown) => {
+        // Not critical; try again on a later push.
+        for (const t of batch) {
+          const current = cache.get(t.prefix);
+          if (current) current.touchedAt = 0;
+        }
+        options.onBackgroundError?.(error);
+      })
+      .finally(() => {
+        touchWritesInFlight--;
+        writeTouches();
+      });
   };
 
   const touch = (prefix: string, entry: Entry, at: number) => {
     if (at - entry.touchedAt < lastUsedIntervalMs) return;
     entry.touchedAt = at;
-    touchAgentTokenLastUsed(deps.sql, {
-      tokenId: entry.credential.tokenId,
-      now: new Date(at),
-      minIntervalMs: lastUsedIntervalMs,
-    }).catch((error: unknown) => {
-      // Not critical; try again on a later push.
-      const current = cache.get(prefix);
-      if (current) current.touchedAt = 0;
-      options.onBackgroundError?.(error);
-    });
+    queuedTouches.set(entry.credential.tokenId, { prefix, tokenId: entry.credential.tokenId, at: new Date(at) });
+    writeTouches();
   };
 
   const readMark = async (prefix: string): Promise<string | null> => {
