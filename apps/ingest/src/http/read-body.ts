@@ -36,6 +36,16 @@ export function checkDeclaredLength(req: IncomingMessage, limits: BodyLimits): v
 const INFLATE_CHUNK_BYTES = 256 * 1024;
 
 /**
+ * The output buffer for this body: the size its gzip trailer declares (ISIZE, the inflated length
+ * mod 2^32) when that is smaller, so a 4 KB batch does not take a 256 KB buffer each time. Only a
+ * hint: a trailer that lies costs more steps or a larger buffer, never more output than the cap.
+ */
+function inflateChunkBytes(compressed: Buffer, limits: BodyLimits): number {
+  const declared = compressed.length >= 18 ? compressed.readUInt32LE(compressed.length - 4) : INFLATE_CHUNK_BYTES;
+  return Math.max(64, Math.min(INFLATE_CHUNK_BYTES, limits.maxInflatedBytes, declared + 64));
+}
+
+/**
  * gzip → bytes in one synchronous call on the compressed body (already bounded by maxBodyBytes):
  * cheaper than a streaming Gunzip, whose every 16 KB of output is a stream event and a copy.
  * zlib stops as soon as the output passes maxOutputLength, so a gzip bomb costs at most the cap.
@@ -44,7 +54,7 @@ function inflate(compressed: Buffer, limits: BodyLimits): Buffer {
   try {
     return gunzipSync(compressed, {
       maxOutputLength: limits.maxInflatedBytes,
-      chunkSize: Math.min(INFLATE_CHUNK_BYTES, Math.max(64, limits.maxInflatedBytes)),
+      chunkSize: inflateChunkBytes(compressed, limits),
     });
   } catch (error) {
     if ((error as { code?: string }).code === "ERR_BUFFER_TOO_LARGE")
