@@ -29,6 +29,12 @@ export interface CreateRedisConnectionOptions {
   role: RedisRole;
   /** Shown by `CLIENT LIST`; helps to tell processes apart on a shared Redis. */
   connectionName?: string;
+  /**
+   * A producer's auto-pipelining (default on). Off for a connection that rarely has two commands
+   * in one event-loop turn but many defined scripts (BullMQ's ~40 on a queue's connection): ioredis
+   * copies every defined script into each auto-pipeline it builds, a cost with nothing to gain.
+   */
+  autoPipelining?: boolean;
 }
 
 /** Reconnect delay: 200 ms doubling to 5 s, forever (a worker never gives up on Redis). */
@@ -43,6 +49,8 @@ export function computeReconnectDelay(attempt: number): number {
  * parsing and validating the batches. Workers keep plain connections (BullMQ blocks on them).
  */
 const PRODUCER_PIPELINING = { enableAutoPipelining: true } as const;
+const producerPipelining = (options: CreateRedisConnectionOptions) =>
+  options.autoPipelining === false ? {} : PRODUCER_PIPELINING;
 
 export function createRedisConnection(redisUrl: string, options: CreateRedisConnectionOptions): Redis {
   const shared: RedisOptions = {
@@ -54,7 +62,7 @@ export function createRedisConnection(redisUrl: string, options: CreateRedisConn
   const byRole: RedisOptions =
     options.role === "worker"
       ? { maxRetriesPerRequest: null, enableOfflineQueue: true }
-      : { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000, ...PRODUCER_PIPELINING };
+      : { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2_000, ...producerPipelining(options) };
   return new Redis(redisUrl, { ...shared, ...byRole });
 }
 
@@ -79,7 +87,7 @@ export function createRedisClient(endpoint: RedisEndpoint, options: CreateRedisC
   };
   const worker = options.role === "worker";
   const clusterOptions: ClusterOptions = {
-    ...(worker ? {} : PRODUCER_PIPELINING),
+    ...(worker ? {} : producerPipelining(options)),
     clusterRetryStrategy: computeReconnectDelay,
     // A worker's commands wait for the cluster to come back; a producer's fail fast (503, agent retries).
     enableOfflineQueue: worker,
