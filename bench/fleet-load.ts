@@ -10,6 +10,11 @@
  *                               [--ingest 2] [--workers 2] [--sockets 128] [--min-ips 10] [--max-ips 50]
  *                               [--worker-concurrency N] [--group-batches N] [--group-ms MS] [--profile-dir DIR]
  *
+ * The load generator stays cheap beside what it measures: each agent's batch is its remote-IP
+ * count's JSON template with the batch's own sequence, times and values put in (the same text
+ * makeAgentBatch gives, checked at start), gzip'd at zlib's default level as rpcpulse-agent does;
+ * the agents share keep-alive sockets (--sockets per ingest process).
+ *
  * Reports receipt→commit p50/p95/p99 (overall and per minute), rows/s, CPU per component from
  * /proc/<pid>/stat (load generator, ingest, worker, redis, this database's PostgreSQL backends,
  * PostgreSQL's background processes), database size per node per day, where the time goes, and
@@ -18,11 +23,19 @@
 import { Agent } from "node:http";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
+import { gzipSync } from "node:zlib";
 import { createTestDatabase } from "@rpcpulse/db/testing";
-import { gzipBatch, makeAgentBatch } from "../apps/ingest/test/support/agent-batches.js";
+import pg from "pg";
+import { checkBatchTemplate, createBatchTemplate, type BatchTemplate } from "./lib/agent-batch-template.js";
 import { watchCommits } from "./lib/commit-watcher.js";
 import { createCpuMeter } from "./lib/process-cpu.js";
-import { readFleetSizes, scrapeMetrics, sumMetric } from "./lib/fleet-load-support.js";
+import {
+  readFleetSizes,
+  scrapeMetrics,
+  startSelfProfile,
+  sumMetric,
+  WATCHER_APPLICATION_NAME,
+} from "./lib/fleet-load-support.js";
 import {
   freePort,
   median,
@@ -52,7 +65,7 @@ const { values: args } = parseArgs({
     "group-batches": { type: "string" },
     /** INGEST_QUEUE_GROUP_MS of each ingest process; default: the app's. */
     "group-ms": { type: "string" },
-    /** Write V8 CPU profiles of the ingest and worker processes into this directory (node --cpu-prof). */
+    /** Write V8 CPU profiles of the ingest and worker processes (node --cpu-prof) and of this one into this directory. */
     "profile-dir": { type: "string" },
   },
 });
@@ -132,15 +145,32 @@ async function main() {
     log(`ingest pids ${ingestPids.join(", ")}; worker pids ${workerPids.join(", ")}; redis pid ${redis.pid}`);
 
     // Agents: phases spread evenly over the interval; 10–50 remote IPs each, fixed per node.
-    const agents = nodes.map((node, i) => ({
-      ...node,
-      port: ingestPorts[i % INGESTS]!,
-      ips: MIN_IPS + ((i * 7919) % (MAX_IPS - MIN_IPS + 1)),
-      seq: 0,
-      nextAt: 0,
-      busy: false,
-      spool: [] as { time: number; body: Buffer }[],
-    }));
+    const templates = new Map<number, BatchTemplate>();
+    const templateFor = (ips: number) => {
+      let template = templates.get(ips);
+      if (!template) {
+        checkBatchTemplate(ips, [
+          { seq: 1, at: new Date() },
+          { seq: 70_001 + ips, at: new Date(Date.now() + 123_457) },
+        ]);
+        template = createBatchTemplate(ips);
+        templates.set(ips, template);
+      }
+      return template;
+    };
+    const agents = nodes.map((node, i) => {
+      const ips = MIN_IPS + ((i * 7919) % (MAX_IPS - MIN_IPS + 1));
+      return {
+        ...node,
+        port: ingestPorts[i % INGESTS]!,
+        ips,
+        template: templateFor(ips),
+        seq: 0,
+        nextAt: 0,
+        busy: false,
+        spool: [] as { time: number; body: Buffer }[],
+      };
+    });
     const httpAgents = new Map(
       ingestPorts.map((p) => [p, new Agent({ keepAlive: true, maxSockets: Number(args.sockets) })]),
     );
@@ -156,18 +186,25 @@ async function main() {
     const spooled = () => agents.reduce((n, a) => n + a.spool.length, 0);
     let behindMs = 0;
     const ages: number[] = [];
-    const commits = watchCommits(db.pool, 50, (ms, receivedAt, sampleTime) => {
+    // The commit watcher's own connection, so its PostgreSQL work is told apart from the system's.
+    const watcherClient = new pg.Client({ connectionString: db.url, application_name: WATCHER_APPLICATION_NAME });
+    await watcherClient.connect();
+    const commits = watchCommits(watcherClient, 50, (ms, receivedAt, sampleTime) => {
       latencies.push({ at: receivedAt, ms });
       ages.push(Date.now() - sampleTime);
     });
     const cpu = createCpuMeter();
     const pgPids = async () => {
-      const { rows } = await db.pool.query<{ pid: number; backend_type: string; datname: string | null }>(
-        "SELECT pid, backend_type, datname FROM pg_stat_activity WHERE pid <> pg_backend_pid()",
+      const { rows } = await db.pool.query<{ pid: number; datname: string | null; application_name: string }>(
+        "SELECT pid, datname, application_name FROM pg_stat_activity WHERE pid <> pg_backend_pid()",
       );
+      const ours = rows.filter((r) => r.datname === db.name);
       return {
-        postgresBackends: rows.filter((r) => r.datname === db.name).map((r) => r.pid),
+        postgresBackends: ours.filter((r) => r.application_name !== WATCHER_APPLICATION_NAME).map((r) => r.pid),
         postgresBackground: rows.filter((r) => r.datname === null).map((r) => r.pid),
+        "postgres: the bench's commit watcher": ours
+          .filter((r) => r.application_name === WATCHER_APPLICATION_NAME)
+          .map((r) => r.pid),
       };
     };
     const groups = async () => ({
@@ -182,6 +219,7 @@ async function main() {
       ingests: await Promise.all(ingestPorts.map((p) => scrapeMetrics(p, METRICS_TOKEN))),
     });
 
+    const selfProfile = args["profile-dir"] ? await startSelfProfile() : undefined;
     const t0 = performance.now();
     agents.forEach((a, i) => (a.nextAt = t0 + (i / AGENTS) * INTERVAL_MS));
     cpu.sample(await groups(), true);
@@ -234,10 +272,7 @@ async function main() {
     const collect = (a: (typeof agents)[number]) => {
       a.seq++;
       const at = new Date();
-      a.spool.push({
-        time: at.getTime(),
-        body: gzipBatch(makeAgentBatch(a.seq, { samples: 1, remoteIps: a.ips, start: at, sentAt: at })),
-      });
+      a.spool.push({ time: at.getTime(), body: gzipSync(Buffer.from(a.template.render(a.seq, at))) });
       sent++;
       if (!a.busy) pump(a);
     };
@@ -262,17 +297,21 @@ async function main() {
       );
     };
 
-    // The send loop: every 20 ms, every agent whose time has come pushes one batch.
+    // The send loop: every 20 ms, every agent whose time has come pushes one batch. The agents
+    // are due in their order (phases ascending, all with the same interval): a cursor goes round.
     const endAt = t0 + DURATION_MS;
     let nextProgress = t0 + INTERVAL_MS;
+    let cursor = 0;
     while (performance.now() < endAt) {
       const now = performance.now();
       let late = 0;
-      for (const a of agents) {
-        if (a.nextAt > now || a.nextAt >= endAt) continue;
+      for (let n = 0; n < AGENTS; n++) {
+        const a = agents[cursor]!;
+        if (a.nextAt > now || a.nextAt >= endAt) break;
         late = Math.max(late, now - a.nextAt);
         collect(a);
         a.nextAt += INTERVAL_MS;
+        cursor = (cursor + 1) % AGENTS;
       }
       behindMs = Math.max(behindMs, late);
       if (now >= nextProgress) {
@@ -288,6 +327,7 @@ async function main() {
     while (agents.some((a) => a.busy)) await new Promise((r) => setTimeout(r, 100));
     await commits.stop(600_000);
     const drainMs = performance.now() - t0 - sendMs;
+    if (selfProfile) log(`load generator profile: ${await selfProfile.stop(args["profile-dir"]!)}`);
     cpu.sample(await groups());
     const metrics1 = await scrapeAll();
     const cpuTotals = cpu.totals();
@@ -431,6 +471,7 @@ async function main() {
       ]),
     );
     for (const a of httpAgents.values()) a.destroy();
+    await watcherClient.end();
   } finally {
     for (const app of apps.reverse()) await app.stop();
     await redis.stop();

@@ -71,16 +71,23 @@ export async function startApp(
     env: { LOG_LEVEL: "info", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
+  // Only the output up to the ready line is kept (the tail of it, for the error when the app exits
+  // first): the whole output of a long bench, appended to and searched per chunk, once cost the
+  // fleet-load bench more CPU than building its batches.
   let out = "";
+  const onData = (c: Buffer) => {
+    out = (out + c.toString()).slice(-(readyText.length + 4_000));
+    if (out.includes(readyText)) ready();
+  };
+  let ready = () => undefined as void;
   await new Promise<void>((resolve, reject) => {
-    const onData = (c: Buffer) => {
-      out += c.toString();
-      if (out.includes(readyText)) resolve();
-    };
+    ready = resolve;
     child.stdout?.on("data", onData);
     child.stderr?.on("data", onData);
     child.once("exit", (code) => reject(new Error(`${app} exited ${code}:\n${out.slice(-2000)}`)));
   });
+  child.stdout?.off("data", onData);
+  child.stderr?.off("data", onData);
   child.stdout?.resume();
   child.stderr?.resume();
   return {

@@ -21,7 +21,7 @@ export interface CommitWatcher {
 
 /** Poll every `intervalMs`; `onCommit` gets each batch's latency (ms), when it was sent and its sample time. */
 export function watchCommits(
-  pool: pg.Pool,
+  pool: pg.Pool | pg.Client,
   intervalMs: number,
   onCommit: (latencyMs: number, sentAt: number, sampleTimeMs: number) => void,
 ): CommitWatcher {

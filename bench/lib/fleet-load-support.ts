@@ -1,8 +1,32 @@
 /**
- * Small readers for bench/fleet-load.ts: the apps' Prometheus text (/metrics with the bench's
- * METRICS_TOKEN) and the on-disk size of the ingest tables (partitions included).
+ * Small pieces of bench/fleet-load.ts: the apps' Prometheus text (/metrics with the bench's
+ * METRICS_TOKEN), the on-disk size of the ingest tables (partitions included), and a CPU profile
+ * of the bench process itself.
  */
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { join } from "node:path";
 import type pg from "pg";
+
+/** application_name of the commit watcher's connection (its backend's CPU is reported apart). */
+export const WATCHER_APPLICATION_NAME = "rpcpulse-bench-commit-watcher";
+
+/** Start a V8 CPU profile of this process; stop(dir) writes it there as a .cpuprofile and returns the path. */
+export async function startSelfProfile(): Promise<{ stop(dir: string): Promise<string> }> {
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  return {
+    async stop(dir) {
+      const { profile } = await session.post("Profiler.stop");
+      session.disconnect();
+      const path = join(dir, `load-generator-${process.pid}.cpuprofile`);
+      writeFileSync(path, JSON.stringify(profile));
+      return path;
+    },
+  };
+}
 
 /** GET /metrics of an app on this port (ingest: its API port; worker: its health port). */
 export async function scrapeMetrics(port: number, token: string): Promise<string> {
