@@ -4,8 +4,9 @@ import { createPublicClient, http, webSocket, type Block } from "viem";
 import { mainnet } from "viem/chains";
 import { WebSocket } from "ws";
 import { z } from "zod";
+import { waitFor } from "@rpcpulse/config/testing";
 import type { Simnet } from "../src/index.js";
-import { postJson, rpc, rpcResult, startTestSimnet, waitFor } from "./helpers.js";
+import { postJson, rpc, rpcResult, startTestSimnet } from "./helpers.js";
 
 /** Shapes from the Ethereum execution-apis spec (post-Prague block). */
 const quantity = z.string().regex(/^0x(0|[1-9a-f][0-9a-f]*)$/);
@@ -259,7 +260,7 @@ test("viem over WebSocket: watchBlocks receives newHeads as the shared clock adv
   const start = BigInt(live.node("ws").head());
   await new Promise((r) => setTimeout(r, 100));
   clock.advance(12_000 * 2);
-  await waitFor(() => blocks.length >= 2);
+  await waitFor("two watched blocks", () => blocks.length >= 2);
   unwatch();
   assert.deepEqual(
     blocks.slice(0, 2).map((b) => b.number),
@@ -279,10 +280,10 @@ test("raw eth_subscribe: id, eth_subscription notification shape, unsubscribe", 
   ws.on("message", (raw) => messages.push(JSON.parse(String(raw)) as Record<string, unknown>));
   await new Promise((r) => ws.once("open", r));
   ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_subscribe", params: ["newHeads"] }));
-  await waitFor(() => messages.length === 1);
+  await waitFor("the subscription id", () => messages.length === 1);
   const id = z.object({ jsonrpc: z.literal("2.0"), id: z.literal(1), result: data(16) }).parse(messages[0]).result;
   clock.advance(12_000);
-  await waitFor(() => messages.length === 2);
+  await waitFor("the first notification", () => messages.length === 2);
   const note = z
     .object({
       jsonrpc: z.literal("2.0"),
@@ -293,7 +294,7 @@ test("raw eth_subscribe: id, eth_subscription notification shape, unsubscribe", 
     .parse(messages[1]);
   assert.equal(Number(note.params.result.number), live.node("ws").head());
   ws.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "eth_unsubscribe", params: [id] }));
-  await waitFor(() => messages.length === 3);
+  await waitFor("the unsubscribe answer", () => messages.length === 3);
   assert.equal(messages[2]!.result, true);
   clock.advance(24_000);
   await new Promise((r) => setTimeout(r, 80));

@@ -54,12 +54,3 @@ export async function getJson(url: string): Promise<{ status: number; json: unkn
   const res = await fetch(url);
   return { status: res.status, json: (await res.json()) as unknown };
 }
-
-/** Resolve when `predicate` holds, polling every 10 ms; reject after `timeoutMs`. */
-export async function waitFor(predicate: () => boolean, timeoutMs = 3000): Promise<void> {
-  const start = Date.now();
-  while (!predicate()) {
-    if (Date.now() - start > timeoutMs) throw new Error("timed out waiting");
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}

@@ -3,8 +3,9 @@ import { after, before, test } from "node:test";
 import { ApiPromise, HttpProvider, WsProvider } from "@polkadot/api";
 import { WebSocket } from "ws";
 import { z } from "zod";
+import { waitFor } from "@rpcpulse/config/testing";
 import type { Simnet } from "../src/index.js";
-import { getJson, rpc, rpcResult, startTestSimnet, waitFor } from "./helpers.js";
+import { getJson, rpc, rpcResult, startTestSimnet } from "./helpers.js";
 
 /** Shapes of polkadot-sdk JSON-RPC answers and of substrate-api-sidecar v20 bodies. */
 const hash = z.string().regex(/^0x[0-9a-f]{64}$/);
@@ -142,7 +143,7 @@ test("WebSocket subscriptions: chain_newHead / chain_finalizedHead message shape
   await new Promise((r) => ws.once("open", r));
   ws.send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "chain_subscribeNewHeads", params: [] }));
   ws.send(JSON.stringify({ jsonrpc: "2.0", id: 2, method: "chain_subscribeFinalizedHeads", params: [] }));
-  await waitFor(() => messages.length >= 4);
+  await waitFor("both subscription ids and first heads", () => messages.length >= 4);
   const newId = messages.find((m) => m.id === 1)!.result as string;
   assert.match(newId, /^[A-Za-z0-9]{16}$/);
   const note = z
@@ -156,17 +157,17 @@ test("WebSocket subscriptions: chain_newHead / chain_finalizedHead message shape
   assert.equal(Number.parseInt(initial.params.result.number, 16), live.node("ws").head());
   assert.ok(messages.some((m) => m.method === "chain_finalizedHead"));
   clock.advance(6000);
-  await waitFor(() => messages.filter((m) => m.method === "chain_newHead").length === 2);
+  await waitFor("a second new head", () => messages.filter((m) => m.method === "chain_newHead").length === 2);
   const numberKey = "0x26aa394eea5630e07c48ae0c9558cef702a5c1b19ab7a04f536c519aca4983ac";
   ws.send(JSON.stringify({ jsonrpc: "2.0", id: 4, method: "state_subscribeStorage", params: [[numberKey]] }));
-  await waitFor(() => messages.some((m) => m.method === "state_storage"));
+  await waitFor("a storage notification", () => messages.some((m) => m.method === "state_storage"));
   const storage = z
     .object({ block: hash, changes: z.array(z.tuple([z.string(), z.string().nullable()])) })
     .strict()
     .parse((messages.find((m) => m.method === "state_storage")!.params as { result: unknown }).result);
   assert.equal(Buffer.from(storage.changes[0]![1]!.slice(2), "hex").readUInt32LE(0), live.node("ws").head());
   ws.send(JSON.stringify({ jsonrpc: "2.0", id: 3, method: "chain_unsubscribeNewHeads", params: [newId] }));
-  await waitFor(() => messages.some((m) => m.id === 3));
+  await waitFor("the unsubscribe answer", () => messages.some((m) => m.id === 3));
   assert.equal(messages.find((m) => m.id === 3)!.result, true);
   clock.advance(12_000);
   await new Promise((r) => setTimeout(r, 80));
