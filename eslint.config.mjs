@@ -3,6 +3,45 @@
 import js from "@eslint/js";
 import tseslint from "typescript-eslint";
 
+/** The file-size cap (AGENTS.md: files under ~400 lines), counted without blank and comment lines. */
+export const MAX_LINES = 400;
+
+/**
+ * The files allowed over MAX_LINES, each with a ceiling of its own (it may not grow past it) and the
+ * reason it earns its size. scripts/lint-rules.test.ts fails on an entry that is no longer over the cap.
+ */
+export const FILE_SIZE_ALLOW_LIST = {
+  "bench/fleet-load.ts": {
+    max: 440,
+    reason: "a stand-alone benchmark: agent simulator, process orchestration and report read top to bottom in one run",
+  },
+  "packages/services/test/advisor.int.test.ts": {
+    max: 445,
+    reason: "one seeded node and sample history shared by the suggestion lifecycle, verification and export scenarios",
+  },
+  "packages/services/test/alerting.int.test.ts": {
+    max: 450,
+    reason:
+      "one before() with PostgreSQL, Redis and five local receivers (SMTP, webhook, Slack, Telegram) for six scenarios",
+  },
+  "packages/services/test/status-pages.int.test.ts": {
+    max: 430,
+    reason: "one before() with seeded telemetry, probes and the delivery queue for six scenarios of a page's life",
+  },
+};
+
+const maxLines = (max) => ["error", { max, skipBlankLines: true, skipComments: true }];
+
+/**
+ * A Prisma model, $transaction or $queryRaw reached through a variable or property named `prisma`
+ * (`prisma.node.findMany`, `deps.prisma.$transaction`): only packages/db does that. Passing the client
+ * on (`deps.prisma`) and closing it (`$connect`/`$disconnect`) are fine.
+ */
+const PRISMA_CALL = [
+  "MemberExpression[object.name='prisma'][property.name!=/^[$](dis)?connect$/]",
+  "MemberExpression[object.property.name='prisma'][property.name!=/^[$](dis)?connect$/]",
+].join(", ");
+
 export default tseslint.config(
   {
     ignores: [
@@ -44,7 +83,7 @@ export default tseslint.config(
         "error",
         { object: "process", property: "env", message: "Read configuration through the app's validated src/env.ts." },
       ],
-      "max-lines": ["warn", { max: 400, skipBlankLines: true, skipComments: true }],
+      "max-lines": maxLines(MAX_LINES),
     },
   },
   {
@@ -67,8 +106,22 @@ export default tseslint.config(
     files: ["**/*.cjs"],
     languageOptions: { sourceType: "commonjs", globals: { module: "writable", require: "readonly" } },
   },
+  ...Object.entries(FILE_SIZE_ALLOW_LIST).map(([file, { max }]) => ({
+    files: [file],
+    rules: { "max-lines": maxLines(max) },
+  })),
   {
-    files: ["**/test/**", "e2e/**", "bench/**"],
-    rules: { "max-lines": "off" },
+    // AGENTS.md: only packages/db talks to Prisma or SQL (the SQL side is dependency-cruiser's sql-only-in-db).
+    files: ["apps/*/src/**", "packages/*/src/**", "scripts/**"],
+    ignores: ["packages/db/**"],
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: PRISMA_CALL,
+          message: "Only packages/db queries Prisma: call (or add) a named, typed function of @rpcpulse/db instead.",
+        },
+      ],
+    },
   },
 );

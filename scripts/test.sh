@@ -27,6 +27,9 @@ npx eslint . --max-warnings=200
 npx prettier --check . --log-level=warn
 npx depcruise --config .dependency-cruiser.cjs apps packages --output-type err
 
+step "Lint rules fire: deliberate violations (scripts/lint-fixtures) must fail them"
+node --import tsx --test --test-force-exit --test-reporter=dot scripts/lint-rules.test.ts
+
 step "Typecheck"
 npm run typecheck --silent
 

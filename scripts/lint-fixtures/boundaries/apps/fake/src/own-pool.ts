@@ -1,0 +1,2 @@
+// Breaks sql-only-in-db: an app creating its own pg Pool.
+export { default as pg } from "pg";

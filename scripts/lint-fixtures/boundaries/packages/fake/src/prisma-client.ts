@@ -1,0 +1,2 @@
+// Breaks sql-only-in-db: Prisma's runtime package.
+export { PrismaClient } from "@prisma/client";
