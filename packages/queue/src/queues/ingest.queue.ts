@@ -63,23 +63,41 @@ export const INGEST_NUMERIC_METRICS = [
 export const INGEST_BOOLEAN_METRICS = ["syncing"] as const;
 
 // Plain loops instead of per-element zod schemas: a max batch has ~16k values and this check
-// runs on enqueue and again in the worker.
-const numberColumn = z.custom<(number | null)[]>(
-  (v) => Array.isArray(v) && v.length <= MAX_INGEST_SAMPLES && v.every((x) => x === null || Number.isFinite(x)),
-  { message: `must be an array of at most ${MAX_INGEST_SAMPLES} finite numbers or nulls` },
-);
-const booleanColumn = z.custom<(boolean | null)[]>(
-  (v) => Array.isArray(v) && v.length <= MAX_INGEST_SAMPLES && v.every((x) => x === null || typeof x === "boolean"),
-  { message: `must be an array of at most ${MAX_INGEST_SAMPLES} booleans or nulls` },
-);
-const timeColumn = z.custom<number[]>(
-  (v) =>
+// runs on enqueue and again in the worker. The predicates are shared with the hand-written check
+// of a whole payload (ingest-payload-check.ts), so both decide every column alike.
+export function isNumberColumn(v: unknown): v is (number | null)[] {
+  return Array.isArray(v) && v.length <= MAX_INGEST_SAMPLES && v.every((x) => x === null || Number.isFinite(x));
+}
+export function isBooleanColumn(v: unknown): v is (boolean | null)[] {
+  return Array.isArray(v) && v.length <= MAX_INGEST_SAMPLES && v.every((x) => x === null || typeof x === "boolean");
+}
+export function isTimeColumn(v: unknown): v is number[] {
+  return (
     Array.isArray(v) &&
     v.length >= 1 &&
     v.length <= MAX_INGEST_SAMPLES &&
-    v.every((x) => Number.isSafeInteger(x) && x > 0),
-  { message: `must be 1-${MAX_INGEST_SAMPLES} epoch-millisecond integers` },
-);
+    v.every((x) => Number.isSafeInteger(x) && x > 0)
+  );
+}
+export function isSampleIndexColumn(v: unknown): v is number[] {
+  return Array.isArray(v) && v.length <= MAX_INGEST_REMOTE_IPS && v.every((x) => Number.isInteger(x) && x >= 0);
+}
+export function isIpColumn(v: unknown): v is string[] {
+  return (
+    Array.isArray(v) && v.length <= MAX_INGEST_REMOTE_IPS && v.every((x) => typeof x === "string" && x.length <= 45)
+  );
+}
+export const isConnsColumn = isSampleIndexColumn;
+
+const numberColumn = z.custom<(number | null)[]>(isNumberColumn, {
+  message: `must be an array of at most ${MAX_INGEST_SAMPLES} finite numbers or nulls`,
+});
+const booleanColumn = z.custom<(boolean | null)[]>(isBooleanColumn, {
+  message: `must be an array of at most ${MAX_INGEST_SAMPLES} booleans or nulls`,
+});
+const timeColumn = z.custom<number[]>(isTimeColumn, {
+  message: `must be 1-${MAX_INGEST_SAMPLES} epoch-millisecond integers`,
+});
 
 type NumericShape = { [K in (typeof INGEST_NUMERIC_METRICS)[number]]: typeof numberColumn };
 type BooleanShape = { [K in (typeof INGEST_BOOLEAN_METRICS)[number]]: typeof booleanColumn };
@@ -105,21 +123,9 @@ export const IngestSampleColumns = z
 
 export const IngestRemoteIpColumns = z
   .object({
-    sample: z.custom<number[]>(
-      (v) => Array.isArray(v) && v.length <= MAX_INGEST_REMOTE_IPS && v.every((x) => Number.isInteger(x) && x >= 0),
-      { message: "must be sample indexes" },
-    ),
-    ip: z.custom<string[]>(
-      (v) =>
-        Array.isArray(v) &&
-        v.length <= MAX_INGEST_REMOTE_IPS &&
-        v.every((x) => typeof x === "string" && x.length <= 45),
-      { message: "must be IP address strings" },
-    ),
-    conns: z.custom<number[]>(
-      (v) => Array.isArray(v) && v.length <= MAX_INGEST_REMOTE_IPS && v.every((x) => Number.isInteger(x) && x >= 0),
-      { message: "must be connection counts" },
-    ),
+    sample: z.custom<number[]>(isSampleIndexColumn, { message: "must be sample indexes" }),
+    ip: z.custom<string[]>(isIpColumn, { message: "must be IP address strings" }),
+    conns: z.custom<number[]>(isConnsColumn, { message: "must be connection counts" }),
   })
   .refine((r) => r.sample.length === r.ip.length && r.ip.length === r.conns.length, {
     message: "sample, ip and conns must have the same length",
@@ -226,34 +232,34 @@ export const IngestBeaconRow = z.object({
 });
 export type IngestBeaconRow = z.infer<typeof IngestBeaconRow>;
 
-export const IngestBatchPayload = z
-  .object({
-    organizationId: EntityId,
-    nodeId: uuid,
-    networkId: uuid,
-    /** Per-install monotonic sequence from the agent; with nodeId and the install it is the idempotency key. */
-    batchSeq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-    /** The agent install's random id (wire `installId`); absent for agents that predate it. */
-    installId: InstallId.optional(),
-    /** Server receive time (authoritative for liveness), epoch ms. */
-    receivedAtMs: z.number().int().positive(),
-    /** Agent clock minus server clock at receipt (from the batch's sentAt), ms. */
-    clockSkewMs: z.number().int(),
-    agentVersion: z.string().min(1).max(32),
-    clientVersion: z.string().max(256).nullable(),
-    samples: IngestSampleColumns,
-    remoteIps: IngestRemoteIpColumns,
-    /** Kernel settings the agent reported last in the batch (wire `settings` group); read by the tuning advisor. */
-    settings: IngestReportedSettings.nullable().optional(),
-    /** Ethereum nodes with a consensus client (agent --beacon-url): one row per sample that carried it. */
-    beacon: z.array(IngestBeaconRow).max(MAX_INGEST_SAMPLES).optional(),
-    /** Opt-in vantage probing: results already checked against the listed endpoints by the ingest API. */
-    vantage: IngestVantage.optional(),
-  })
-  .refine((p) => p.remoteIps.sample.every((i) => i < p.samples.time.length), {
-    message: "remoteIps.sample points past the last sample",
-    path: ["remoteIps", "sample"],
-  });
+/** The payload's fields before the cross-field check (ingest-payload-check.ts reads its shape). */
+export const IngestBatchFields = z.object({
+  organizationId: EntityId,
+  nodeId: uuid,
+  networkId: uuid,
+  /** Per-install monotonic sequence from the agent; with nodeId and the install it is the idempotency key. */
+  batchSeq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+  /** The agent install's random id (wire `installId`); absent for agents that predate it. */
+  installId: InstallId.optional(),
+  /** Server receive time (authoritative for liveness), epoch ms. */
+  receivedAtMs: z.number().int().positive(),
+  /** Agent clock minus server clock at receipt (from the batch's sentAt), ms. */
+  clockSkewMs: z.number().int(),
+  agentVersion: z.string().min(1).max(32),
+  clientVersion: z.string().max(256).nullable(),
+  samples: IngestSampleColumns,
+  remoteIps: IngestRemoteIpColumns,
+  /** Kernel settings the agent reported last in the batch (wire `settings` group); read by the tuning advisor. */
+  settings: IngestReportedSettings.nullable().optional(),
+  /** Ethereum nodes with a consensus client (agent --beacon-url): one row per sample that carried it. */
+  beacon: z.array(IngestBeaconRow).max(MAX_INGEST_SAMPLES).optional(),
+  /** Opt-in vantage probing: results already checked against the listed endpoints by the ingest API. */
+  vantage: IngestVantage.optional(),
+});
+export const IngestBatchPayload = IngestBatchFields.refine(
+  (p) => p.remoteIps.sample.every((i) => i < p.samples.time.length),
+  { message: "remoteIps.sample points past the last sample", path: ["remoteIps", "sample"] },
+);
 export type IngestBatchPayload = z.infer<typeof IngestBatchPayload>;
 
 /**

@@ -1,0 +1,101 @@
+import {
+  INGEST_BOOLEAN_METRICS,
+  INGEST_NUMERIC_METRICS,
+  IngestBatchFields,
+  isBooleanColumn,
+  isConnsColumn,
+  isIpColumn,
+  isNumberColumn,
+  isSampleIndexColumn,
+  isTimeColumn,
+  type IngestBatchPayload,
+} from "./ingest.queue.js";
+
+/**
+ * The ingest payload check of the hot path (every batch on enqueue and again in the worker). The
+ * zod schema (IngestBatchPayload) stays the contract: this builds the value zod would return, with
+ * the same column predicates, each scalar and optional group checked by its own zod field schema,
+ * and the two cross-field checks, but without zod's object machinery around the 45 columns.
+ * It answers undefined whenever it does not accept, and the caller then asks zod, which words the
+ * issues; it never accepts what zod refuses (test/ingest-payload-check.test.ts, mutation corpus).
+ */
+const FIELDS = IngestBatchFields.shape;
+const FIELD_KEYS = Object.keys(FIELDS) as (keyof typeof FIELDS)[];
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === "object" && v !== null && !Array.isArray(v);
+}
+
+/** Strings already accepted by a field's schema (ids and versions repeat from batch to batch). */
+function memoised(check: (v: string) => boolean, max = 4_096): (v: unknown) => boolean {
+  const seen = new Set<string>();
+  return (v) => {
+    if (typeof v !== "string") return false;
+    if (seen.has(v)) return true;
+    if (!check(v)) return false;
+    if (seen.size >= max) seen.clear();
+    seen.add(v);
+    return true;
+  };
+}
+
+const STRING_KEYS = new Set(["organizationId", "nodeId", "networkId", "agentVersion"] as const);
+const stringChecks = Object.fromEntries(
+  [...STRING_KEYS].map((k) => [k, memoised((v) => FIELDS[k].safeParse(v).success)]),
+) as Record<string, (v: unknown) => boolean>;
+
+function sampleColumns(v: unknown): Record<string, unknown> | undefined {
+  if (!isPlainObject(v)) return undefined;
+  const time = v.time;
+  if (!isTimeColumn(time)) return undefined;
+  const n = time.length;
+  const out: Record<string, unknown> = { time };
+  for (const field of INGEST_NUMERIC_METRICS) {
+    const column = v[field];
+    if (!isNumberColumn(column) || column.length !== n) return undefined;
+    out[field] = column;
+  }
+  for (const field of INGEST_BOOLEAN_METRICS) {
+    const column = v[field];
+    if (!isBooleanColumn(column) || column.length !== n) return undefined;
+    out[field] = column;
+  }
+  return out;
+}
+
+function remoteIpColumns(v: unknown, samples: number): Record<string, unknown> | undefined {
+  if (!isPlainObject(v)) return undefined;
+  const { sample, ip, conns } = v;
+  if (!isSampleIndexColumn(sample) || !isIpColumn(ip) || !isConnsColumn(conns)) return undefined;
+  if (sample.length !== ip.length || ip.length !== conns.length) return undefined;
+  for (const i of sample) if (!(i < samples)) return undefined;
+  return { sample, ip, conns };
+}
+
+/** IngestBatchPayload.parse(data) when that succeeds (the same value), else undefined. */
+export function checkIngestBatchPayload(data: unknown): IngestBatchPayload | undefined {
+  if (!isPlainObject(data)) return undefined;
+  const out: Record<string, unknown> = {};
+  let samples: Record<string, unknown> | undefined;
+  for (const key of FIELD_KEYS) {
+    const value = data[key];
+    if (key === "samples") {
+      if (!(samples = sampleColumns(value))) return undefined;
+      out.samples = samples;
+    } else if (key === "remoteIps") {
+      // samples comes first in the shape, so its length is known here.
+      const columns = remoteIpColumns(value, (samples!.time as number[]).length);
+      if (!columns) return undefined;
+      out.remoteIps = columns;
+    } else if (STRING_KEYS.has(key as never)) {
+      if (!stringChecks[key]!(value)) return undefined;
+      out[key] = value;
+    } else {
+      // As zod's object does: an absent optional field stays absent, one present as undefined stays.
+      const result = FIELDS[key].safeParse(value);
+      if (!result.success) return undefined;
+      if (result.data !== undefined || key in data) out[key] = result.data;
+    }
+  }
+  return out as IngestBatchPayload;
+}
