@@ -17,6 +17,36 @@ function outOfRange(value: number, min: number, max: number): RangeError {
   return new RangeError(`The value of "value" is out of range. It must be >= ${min} and <= ${max}. Received ${value}`);
 }
 
+/** int8 field (length + two's complement) at `at` of `view`: the bytes of writeInt32BE(hi) + writeUInt32BE(lo). */
+export function putInt8(view: DataView, at: number, value: number): void {
+  const hi = Math.floor(value / TWO_32);
+  if (hi > INT32_MAX || hi < INT32_MIN) throw outOfRange(hi, INT32_MIN, INT32_MAX);
+  const lo = value - hi * TWO_32;
+  if (lo > 4_294_967_295 || lo < 0) throw outOfRange(lo, 0, 4_294_967_295);
+  view.setInt32(at, 8);
+  view.setInt32(at + 4, hi);
+  view.setUint32(at + 8, lo);
+}
+
+/** int4 field at `at` (12 bytes: 8). */
+export function putInt4(view: DataView, at: number, value: number): void {
+  if (value > INT32_MAX || value < INT32_MIN) throw outOfRange(value, INT32_MIN, INT32_MAX);
+  view.setInt32(at, 4);
+  view.setInt32(at + 4, value);
+}
+
+/** int2 field at `at` (6 bytes). */
+export function putInt2(view: DataView, at: number, value: number): void {
+  if (value > 32_767 || value < -32_768) throw outOfRange(value, -32_768, 32_767);
+  view.setInt32(at, 2);
+  view.setInt16(at + 4, value);
+}
+
+/** timestamptz field from epoch milliseconds at `at` (12 bytes, microseconds kept). */
+export function putTimestampMs(view: DataView, at: number, epochMs: number): void {
+  putInt8(view, at, Math.round((epochMs - PG_EPOCH_MS) * 1000));
+}
+
 /**
  * Rows are written in place through a DataView over one growing buffer (no Buffer#write* call per
  * field: those re-check their arguments and were most of the encoding time of a flush). The bytes
@@ -37,7 +67,28 @@ export class BinaryCopyEncoder {
     this.pos = 19;
   }
 
-  /** Make room for `bytes` more; callers that reserve a whole row may then write its fields unchecked. */
+  /**
+   * A caller writing a whole row itself (the put* functions): room for `bytes` more, then the view
+   * to write into from `offset`; it sets `offset` past the row and counts it in `rows`.
+   */
+  get offset(): number {
+    return this.pos;
+  }
+
+  set offset(at: number) {
+    this.pos = at;
+  }
+
+  get dataView(): DataView {
+    return this.view;
+  }
+
+  /** The buffer `dataView` views (valid until the next reserve). */
+  get bytes(): Buffer {
+    return this.buf;
+  }
+
+  /** Make room for `bytes` more. */
   reserve(bytes: number): void {
     if (this.pos + bytes <= this.buf.length) return;
     const next = Buffer.allocUnsafe(Math.max(this.buf.length * 2, this.pos + bytes));
@@ -62,30 +113,20 @@ export class BinaryCopyEncoder {
 
   int2(value: number): void {
     this.reserve(6);
-    if (value > 32_767 || value < -32_768) throw outOfRange(value, -32_768, 32_767);
-    this.view.setInt32(this.pos, 2);
-    this.view.setInt16(this.pos + 4, value);
+    putInt2(this.view, this.pos, value);
     this.pos += 6;
   }
 
   int4(value: number): void {
     this.reserve(8);
-    if (value > INT32_MAX || value < INT32_MIN) throw outOfRange(value, INT32_MIN, INT32_MAX);
-    this.view.setInt32(this.pos, 4);
-    this.view.setInt32(this.pos + 4, value);
+    putInt4(this.view, this.pos, value);
     this.pos += 8;
   }
 
   /** Any safe integer (|v| < 2^53), written as a two's-complement int8. */
   int8(value: number): void {
     this.reserve(12);
-    const hi = Math.floor(value / TWO_32);
-    if (hi > INT32_MAX || hi < INT32_MIN) throw outOfRange(hi, INT32_MIN, INT32_MAX);
-    const lo = value - hi * TWO_32;
-    if (lo > 4_294_967_295 || lo < 0) throw outOfRange(lo, 0, 4_294_967_295);
-    this.view.setInt32(this.pos, 8);
-    this.view.setInt32(this.pos + 4, hi);
-    this.view.setUint32(this.pos + 8, lo);
+    putInt8(this.view, this.pos, value);
     this.pos += 12;
   }
 

@@ -1,5 +1,14 @@
 import type { SqlClient } from "../sql-client.js";
-import { BinaryCopyEncoder, copyFromStdin, uuidBytes, type CopyCapableClient } from "./copy-binary.js";
+import {
+  BinaryCopyEncoder,
+  copyFromStdin,
+  putInt2,
+  putInt4,
+  putInt8,
+  putTimestampMs,
+  uuidBytes,
+  type CopyCapableClient,
+} from "./copy-binary.js";
 import { upsertReportedSettings } from "../advisor/advisor-nodes.js";
 import { writeBeaconSamples, type BeaconSampleRow } from "../beacon/beacon-samples.js";
 import { NODE_SAMPLE_METRICS } from "./node-samples.js";
@@ -90,9 +99,14 @@ const KIND_CODE = { time: 0, int8: 1, int4: 2, int2: 3, float4: 4, bool: 5 } as 
 const METRIC_KINDS: readonly number[] = INGEST_SAMPLE_METRICS.map(([, , kind]) => KIND_CODE[kind]);
 /** Most bytes a sample row takes: field count, then per field a length and at most 8 bytes (uuid: 16). */
 const MAX_SAMPLE_ROW_BYTES = 2 + 12 + 20 + 12 + 8 + 8 + METRIC_FIELDS.length * 12;
+/** Most bytes a remote-IP row takes (an IPv6 address). */
+const MAX_REMOTE_IP_ROW_BYTES = 2 + 12 + 20 + 24 + 8;
 
 export function encodeSamples(batches: readonly IngestFlushBatch[]): { payload: Buffer; rows: number } {
-  const enc = new BinaryCopyEncoder(batches.reduce((n, b) => n + b.samples.time.length, 0) * 400 + 1024);
+  // Room for the largest rows up front: the buffer never grows (allocUnsafe, so the unused tail costs nothing).
+  const enc = new BinaryCopyEncoder(
+    batches.reduce((n, b) => n + b.samples.time.length, 0) * MAX_SAMPLE_ROW_BYTES + 1024,
+  );
   const fields = SAMPLE_COLUMNS.length;
   const metricCount = METRIC_FIELDS.length;
   const columns: (readonly (number | boolean | null)[])[] = new Array(metricCount);
@@ -104,49 +118,73 @@ export function encodeSamples(batches: readonly IngestFlushBatch[]): { payload: 
     const times = s.time;
     const lags = batch.lagBlocks;
     for (let i = 0; i < times.length; i++) {
+      // One room check per row, then every field written in place.
       enc.reserve(MAX_SAMPLE_ROW_BYTES);
-      enc.startRow(fields);
-      enc.timestampMs(times[i] as number);
-      enc.uuid(node);
-      enc.int8(batch.batchSeq);
-      enc.int4(skew);
+      const view = enc.dataView;
+      const buf = enc.bytes;
+      let at = enc.offset;
+      view.setInt16(at, fields);
+      putTimestampMs(view, at + 2, times[i] as number);
+      view.setInt32(at + 14, 16);
+      node.copy(buf, at + 18);
+      putInt8(view, at + 34, batch.batchSeq);
+      putInt4(view, at + 46, skew);
+      at += 54;
       const lag = lags[i];
-      if (lag === null || lag === undefined) enc.null();
-      else enc.int4(clampInt(lag, INT4_MAX));
+      if (lag === null || lag === undefined) {
+        view.setInt32(at, -1);
+        at += 4;
+      } else {
+        putInt4(view, at, clampInt(lag, INT4_MAX));
+        at += 8;
+      }
       for (let k = 0; k < metricCount; k++) {
         const value = columns[k]![i];
         if (value === null || value === undefined) {
-          enc.null();
+          view.setInt32(at, -1);
+          at += 4;
           continue;
         }
         switch (METRIC_KINDS[k]) {
           case 0:
-            enc.timestampMs(value as number);
+            putTimestampMs(view, at, value as number);
+            at += 12;
             break;
           case 1:
-            enc.int8(Math.round(value as number));
+            putInt8(view, at, Math.round(value as number));
+            at += 12;
             break;
           case 2:
-            enc.int4(clampInt(value as number, INT4_MAX));
+            putInt4(view, at, clampInt(value as number, INT4_MAX));
+            at += 8;
             break;
           case 3:
-            enc.int2(clampInt(value as number, INT2_MAX));
+            putInt2(view, at, clampInt(value as number, INT2_MAX));
+            at += 6;
             break;
           case 4:
-            enc.float4(value as number);
+            view.setInt32(at, 4);
+            view.setFloat32(at + 4, value as number);
+            at += 8;
             break;
           case 5:
-            enc.bool(value as boolean);
+            view.setInt32(at, 1);
+            view.setUint8(at + 4, value ? 1 : 0);
+            at += 5;
             break;
         }
       }
+      enc.offset = at;
+      enc.rows++;
     }
   }
   return { rows: enc.rows, payload: enc.finish() };
 }
 
 export function encodeRemoteIps(batches: readonly IngestFlushBatch[]): { payload: Buffer; rows: number } {
-  const enc = new BinaryCopyEncoder(batches.reduce((n, b) => n + b.remoteIps.ip.length, 0) * 60 + 1024);
+  const enc = new BinaryCopyEncoder(
+    batches.reduce((n, b) => n + b.remoteIps.ip.length, 0) * MAX_REMOTE_IP_ROW_BYTES + 1024,
+  );
   for (const batch of batches) {
     const node = uuidBytes(batch.nodeId);
     const r = batch.remoteIps;
