@@ -10,10 +10,11 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import type { ApiFamily } from "@rpcpulse/domain";
+import { freePort } from "@rpcpulse/config/testing";
 import { findMountPoint } from "../src/discover/data-dir.js";
 import { discoverNode } from "../src/discover/discover-node.js";
 import { foldServiceSettings, parseServiceSection } from "../src/doctor/unit-settings.js";
-import { freePort, REPO_ROOT } from "./support/processes.js";
+import { REPO_ROOT } from "./support/processes.js";
 
 const work = mkdtempSync(path.join(tmpdir(), "rpcpulse-discover-"));
 chmodSync(work, 0o755);

@@ -23,7 +23,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { agentSampleSchema } from "@rpcpulse/domain";
-import { waitFor } from "./support/processes.js";
+import { waitFor } from "@rpcpulse/config/testing";
 import {
   binName,
   DIST,
@@ -175,8 +175,7 @@ describe("install.sh into a temporary root, then the installed agent without Nod
             if (agent.exitCode !== null) throw new Error(`agent exited ${agent.exitCode}:\n${output}`);
             return (await stack.stored()).length >= before + 3 ? true : undefined;
           },
-          90_000,
-          250,
+          { timeoutMs: 90_000, intervalMs: 250 },
         );
         // The process is the SEA binary itself, not a node interpreter running a script.
         assert.equal(readlinkSync(`/proc/${agent.pid}/exe`), bin);

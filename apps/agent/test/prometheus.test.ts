@@ -3,12 +3,13 @@ import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { once } from "node:events";
 import http from "node:http";
-import { createServer as createNetServer, type AddressInfo } from "node:net";
+import type { AddressInfo } from "node:net";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import parsePrometheusTextFormat from "parse-prometheus-text-format";
 import { createLogger } from "@rpcpulse/config";
+import { freePort } from "@rpcpulse/config/testing";
 import { UsageError, resolveConfig, validateField } from "../src/config/load.js";
 import { parseAgentEnv } from "../src/env.js";
 import { buildMetricFamilies } from "../src/prometheus/metric-families.js";
@@ -292,14 +293,6 @@ test("node metrics: Substrate and Geth endpoints fill peers, finality and syncin
   assert.equal(sample.errors[0]!.group, "chain");
   assert.match(sample.errors[0]!.message, /^node metrics /);
 });
-
-async function freePort(): Promise<number> {
-  const s = createNetServer().listen(0, "127.0.0.1");
-  await once(s, "listening");
-  const { port } = s.address() as AddressInfo;
-  await new Promise((r) => s.close(r));
-  return port;
-}
 
 test("run --metrics-listen <port> --textfile: served on 127.0.0.1 and written after each sample", async () => {
   const dir = mkdtempSync(join(tmpdir(), "rpcpulse-prom-run-"));

@@ -14,7 +14,8 @@ import { gzipSync } from "node:zlib";
 import { after, describe, it } from "node:test";
 import { quoteIdent } from "@rpcpulse/db";
 import { connectSqlSession } from "@rpcpulse/db/testing";
-import { sleep, stopChild, waitFor, type Child } from "./support/processes.js";
+import { waitFor } from "@rpcpulse/config/testing";
+import { sleep, stopChild, type Child } from "./support/processes.js";
 import { sealedBatches, type Fault } from "./support/proxy.js";
 import { drainAndStopAgent, secretHits, startStack, waitForStored, type Stack } from "./support/stack.js";
 

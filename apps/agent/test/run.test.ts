@@ -10,6 +10,7 @@ import { randomBytes } from "node:crypto";
 import { join } from "node:path";
 import { gunzipSync, gzipSync } from "node:zlib";
 import { agentBatchSchema, type AgentBatch } from "@rpcpulse/domain";
+import { waitFor } from "@rpcpulse/config/testing";
 import { readOrCreateInstallId } from "../src/push/install-id.js";
 import { Spool } from "../src/push/spool.js";
 import { backoffDelayMs, parseRetryAfter } from "../src/push/sender.js";
@@ -69,14 +70,6 @@ function startAgent(args: string[], env: Record<string, string>): ChildProcess &
   let stderr = "";
   child.stderr!.on("data", (d: Buffer) => (stderr += d.toString()));
   return Object.assign(child, { stderrText: () => stderr });
-}
-
-async function until(what: string, check: () => boolean, timeoutMs = 20_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
 }
 
 async function stop(child: ChildProcess, signal: NodeJS.Signals = "SIGTERM"): Promise<number | null> {
@@ -166,7 +159,7 @@ test("run: outage (503), 429 Retry-After and a 400 — everything else arrives o
     RPCPULSE_TOKEN: "rpa_first_token_abc",
   });
   try {
-    await until("8 delivered batches", () => rx.got.length >= 8, 30_000);
+    await waitFor("8 delivered batches", () => rx.got.length >= 8, 30_000);
     const seqs = rx.got.map((r) => r.seq);
     assert.deepEqual(
       seqs,
@@ -202,9 +195,10 @@ test("run: kill -9 loses no spooled batch; the restart replays them first and co
   const first = startAgent(["--state-dir", state, "--ingest-url", rx.url], env);
   try {
     const spoolDir = join(state, "spool");
-    await until(
+    await waitFor(
       "3 spooled batches",
       () => existsSync(spoolDir) && readdirSync(spoolDir).filter((n) => n.endsWith(".json.gz")).length >= 3,
+      20_000,
     );
     await stop(first, "SIGKILL");
     const files = readdirSync(spoolDir)
@@ -217,7 +211,7 @@ test("run: kill -9 loses no spooled batch; the restart replays them first and co
     accept = true;
     const second = startAgent(["--state-dir", state, "--ingest-url", rx.url], env);
     try {
-      await until("replay and new batches", () => rx.got.length >= spooled.length + 2);
+      await waitFor("replay and new batches", () => rx.got.length >= spooled.length + 2, 20_000);
       const seqs = rx.got.map((r) => r.seq);
       assert.deepEqual(seqs.slice(0, spooled.length), spooled, "the spooled batches come first, in order");
       assert.ok(
@@ -242,11 +236,11 @@ test("run: a rejected token (401) keeps batches; SIGHUP re-reads the token file 
   const rx = await receiver((_n, r) => ({ status: r.auth === "Bearer rpa_new_token_1111" ? 200 : 401 }));
   const agent = startAgent(["--state-dir", state, "--ingest-url", rx.url, "--token-file", tokenFile], {});
   try {
-    await until("a 401", () => rx.attempts.length >= 1);
+    await waitFor("a 401", () => rx.attempts.length >= 1, 20_000);
     assert.equal(rx.got.length, 0);
     writeFileSync(tokenFile, "rpa_new_token_1111\n");
     agent.kill("SIGHUP");
-    await until("delivery with the new token", () => rx.got.length >= 2);
+    await waitFor("delivery with the new token", () => rx.got.length >= 2, 20_000);
     assert.equal(rx.got[0]!.seq, 1, "the batch refused with the old token is delivered, not lost");
     assert.match(agent.stderrText(), /configuration reloaded \(SIGHUP\)/);
     assert.doesNotMatch(agent.stderrText(), /rpa_new_token_1111|rpa_old_token_0000/, "tokens never reach the log");
@@ -279,7 +273,7 @@ test("run: batches carry the install id; a 503 with Retry-After (backpressure) i
   const rx = await receiver((n) => (n === 1 ? { status: 503, headers: { "retry-after": "2" } } : { status: 202 }));
   const agent = startAgent(["--state-dir", state, "--ingest-url", rx.url], { RPCPULSE_TOKEN: "rpa_first_token_abc" });
   try {
-    await until("two deliveries", () => rx.got.length >= 2, 30_000);
+    await waitFor("two deliveries", () => rx.got.length >= 2, 30_000);
     const installId = readFileSync(join(state, "install-id"), "utf8").trim();
     assert.ok(
       rx.attempts.every((r) => r.batch.installId === installId),

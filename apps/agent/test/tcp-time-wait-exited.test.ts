@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { RECENT_LISTEN_MS, TcpScanner } from "../src/collect/proc-net-tcp.js";
 import { readPortRange } from "../src/collect/settings.js";
 import { ssAvailable } from "./helpers/ss.js";
-import { connect, listen, waitFor } from "./helpers/sockets.js";
+import { waitFor } from "@rpcpulse/config/testing";
+import { connect, listen } from "./helpers/sockets.js";
 
 /**
  * TIME_WAIT left by servers that have exited, on real loopback sockets: each server accepts K

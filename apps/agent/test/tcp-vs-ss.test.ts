@@ -5,7 +5,8 @@ import { once } from "node:events";
 import { TcpScanner, type TcpScanResult } from "../src/collect/proc-net-tcp.js";
 import { readPortRange } from "../src/collect/settings.js";
 import { readSs, ssAvailable, type SsAggregate } from "./helpers/ss.js";
-import { connect, listen, waitFor } from "./helpers/sockets.js";
+import { waitFor } from "@rpcpulse/config/testing";
+import { connect, listen } from "./helpers/sockets.js";
 
 /**
  * Real sockets on loopback, counted by the agent's /proc scanner and by `ss -tan` (netlink).

@@ -12,7 +12,8 @@ import { WIRE_FORMAT_VERSION, type AgentBatch } from "@rpcpulse/domain";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import { listRankedEndpoints, probeDirectoryRound, rankDirectory } from "@rpcpulse/services";
 import { startSimnet, type Simnet } from "@rpcpulse/simnet";
-import { sleep, waitFor } from "./support/processes.js";
+import { waitFor } from "@rpcpulse/config/testing";
+import { sleep } from "./support/processes.js";
 import { startStack, type Stack } from "./support/stack.js";
 
 const cleanups: (() => Promise<unknown>)[] = [];
@@ -111,8 +112,7 @@ describe("agent as an opt-in vantage point (real processes)", () => {
         return new Set(rows.map((r) => r.endpoint_id)).size >= 2 ? rows : undefined;
       },
       // The worker child is not waited for by the stack; under a loaded suite it may take a while to start.
-      120_000,
-      250,
+      { timeoutMs: 120_000, intervalMs: 250 },
     ).catch((error: unknown) => {
       const vantageLines = [...agent.lines(), ...(stack.worker?.lines() ?? []), ...(stack.ingest?.lines() ?? [])]
         .filter((l) => /vantage|batch|ingest/i.test(String(l.msg)))

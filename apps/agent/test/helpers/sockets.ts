@@ -19,14 +19,6 @@ export async function connect(port: number, host: string, localAddress?: string)
   return socket;
 }
 
-export async function waitFor(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 export function ipv6Available(): boolean {
   try {
     const s = net.createServer();

@@ -1,40 +1,14 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { waitFor } from "@rpcpulse/config/testing";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const REPO_ROOT = path.resolve(here, "../../../..");
 
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  await new Promise((r) => server.close(r));
-  return port;
-}
-
 export async function sleep(ms: number): Promise<void> {
   await new Promise((r) => setTimeout(r, ms));
-}
-
-/** Poll `probe` until it returns something other than undefined; bounded. */
-export async function waitFor<T>(
-  what: string,
-  probe: () => Promise<T | undefined> | T | undefined,
-  timeoutMs: number,
-  everyMs = 200,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await sleep(everyMs);
-  }
 }
 
 /** A child process whose stdout+stderr are captured in full (for log assertions and secret greps). */
@@ -115,7 +89,6 @@ export async function waitForLog(
       if (child.exited()) throw new Error(`${child.name} exited before ${what}:\n${child.output().slice(-3000)}`);
       return undefined;
     },
-    timeoutMs,
-    100,
+    { timeoutMs, intervalMs: 100 },
   );
 }

@@ -2,11 +2,18 @@ import { randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import {
+  createTestDatabase,
+  createTestNode,
+  createTestOrg,
+  freePort,
+  type TestDatabase,
+  waitFor,
+} from "@rpcpulse/db/testing";
 import { createRedisConnection, type Redis } from "@rpcpulse/queue";
 import { createAgentToken, type ServiceContext } from "@rpcpulse/services";
 import { startSimnet, type Simnet } from "@rpcpulse/simnet";
-import { freePort, REPO_ROOT, spawnChild, stopChild, waitFor, waitForLog, type Child } from "./processes.js";
+import { REPO_ROOT, spawnChild, stopChild, waitForLog, type Child } from "./processes.js";
 import { startRecordingProxy, type RecordingProxy } from "./proxy.js";
 
 /**
@@ -91,16 +98,14 @@ export async function startStack(label: string): Promise<Stack> {
     stack.simnet = simnet;
     cleanups.push(() => simnet.close());
 
-    const orgId = `org_${randomBytes(6).toString("hex")}`;
-    await db.pool.query("INSERT INTO organizations (id, name, slug) VALUES ($1, $1, $1)", [orgId]);
-    const network = await db.pool.query<{ id: string }>("SELECT id FROM networks WHERE slug = 'hive'");
-    const node = await db.pool.query<{ id: string }>(
-      `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url)
-       VALUES ($1, $2, 'hive', 'hived', $3, $4) RETURNING id`,
-      [orgId, network.rows[0]!.id, `rel-${label}`, simnet.node("hive").url],
-    );
-    stack.nodeId = node.rows[0]!.id;
-    const ctx: ServiceContext = { userId: "u_test", organizationId: orgId, organizationSlug: orgId, role: "owner" };
+    const org = await createTestOrg(db);
+    const node = await createTestNode(db, {
+      organizationId: org.id,
+      name: `rel-${label}`,
+      localRpcUrl: simnet.node("hive").url,
+    });
+    stack.nodeId = node.id;
+    const ctx: ServiceContext = { userId: "u_test", organizationId: org.id, organizationSlug: org.slug, role: "owner" };
     const issued = await createAgentToken({ sql: db.pool }, ctx, { nodeId: stack.nodeId });
     stack.token = issued.token;
     stack.secret = issued.token.split("_").slice(2).join("_");
@@ -206,7 +211,7 @@ export async function startStack(label: string): Promise<Stack> {
 
 /** Wait until the agent's spool is empty, then stop it gracefully; returns what is left spooled. */
 export async function drainAndStopAgent(stack: Stack, timeoutMs = 60_000): Promise<number[]> {
-  await waitFor("the agent's spool to drain", () => (stack.spooled().length === 0 ? true : undefined), timeoutMs, 100);
+  await waitFor("the agent's spool to drain", () => stack.spooled().length === 0, { timeoutMs, intervalMs: 100 });
   await stopChild(stack.agent);
   return stack.spooled();
 }
