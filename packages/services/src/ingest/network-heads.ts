@@ -220,11 +220,22 @@ export function createNetworkHeadTracker(
         const last = list[list.length - 1];
         if (first === undefined || last === undefined) continue;
         const to = last.at + maxNodeDistance;
+        // atOrBefore(list, q.t, maxNodeDistance) with the search replaced by a cursor: the samples
+        // come in time order, so the count of observations at or before q.t only grows.
+        let seen = 0;
         for (let i = firstAtOrAfter(group, first.at - maxNodeDistance); i < group.length; i++) {
           const q = group[i]!;
           if (q.t > to) break;
           if (peer === q.nodeId) continue;
-          const o = atOrBefore(list, q.t, maxNodeDistance);
+          while (seen < list.length && list[seen]!.at <= q.t) seen++;
+          const before = list[seen - 1];
+          const after = list[seen];
+          const o =
+            before !== undefined && q.t - before.at <= maxNodeDistance
+              ? before
+              : after !== undefined && after.at - q.t <= maxNodeDistance
+                ? after
+                : undefined;
           if (!o) continue;
           const projected = projectHead(o.anchor, q.t, q.interval);
           if (q.reference === null || projected > q.reference) {
