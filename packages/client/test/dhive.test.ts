@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import { Client } from "@hiveio/dhive";
+import { waitFor } from "@rpcpulse/config/testing";
 import { ManualClock, startSimnet, type Simnet } from "@rpcpulse/simnet";
 import {
   createDhiveAddressList,
@@ -111,14 +112,6 @@ test("dhive with the picker's ordered address array: dhive's own failover, addre
   assert.deepEqual(client.address, [simnet.node("s2").url, simnet.node("s1").url], "no update after stop()");
 });
 
-async function waitFor(check: () => boolean, ms: number, what: string): Promise<void> {
-  const until = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 test("createDhiveAddressList: the Client's address follows the directory as it changes, and a stale answer moves its node back", async () => {
   const list = createDhiveAddressList({ network: "hive-refresh", apiBase: api.url, refreshMs: 300, maxLagBlocks: 5 });
   const [r1, r2, r3] = ["r1", "r2", "r3"].map((n) => simnet.node(n).url) as [string, string, string];
@@ -137,7 +130,7 @@ test("createDhiveAddressList: the Client's address follows the directory as it c
       ) as object),
       network: "hive-refresh",
     });
-    await waitFor(() => (client.address as string[])[0] === r3, 3000, "r3 at the front of client.address");
+    await waitFor("r3 at the front of client.address", () => (client.address as string[])[0] === r3, 3000);
     assert.deepEqual(client.address, [r3, r1, r2]);
 
     // r3 answers 30 blocks behind what r1 showed: the observed call moves it to the back.
