@@ -79,6 +79,7 @@ export async function sumProbeRankWindow(sql: SqlClient, params: ProbeRankWindow
 export async function sumProbeRankWindows(
   pool: SqlPool,
   windows: readonly ProbeRankWindowParts[],
+  side?: RollupSide,
 ): Promise<ProbeRankSums[][]> {
   const client = await pool.connect();
   try {
@@ -86,12 +87,26 @@ export async function sumProbeRankWindows(
       await client.query("SET TRANSACTION READ ONLY");
       await client.query("SET LOCAL work_mem = '128MB'");
       await client.query("SET LOCAL jit = off");
-      return sumProbeRankWindowsOn(client, windows);
+      return sumProbeRankWindowsOn(client, windows, side);
     });
   } finally {
     client.release();
   }
 }
+
+/**
+ * Per rollup table, the first bucket a ranking run's rollup pass may still (re)write: buckets before
+ * it are settled. The ranking sums a window's settled rows while its rollup pass runs, and the rest
+ * after it.
+ */
+export interface RollupCut {
+  fiveFrom: Date;
+  hourFrom: Date;
+  dayFrom: Date;
+}
+
+/** Only the settled rows of each window (before the cut) or only the others (from the cut on). */
+export type RollupSide = { before: RollupCut } | { from: RollupCut };
 
 type RankTable = "probe_rank_5m" | "probe_rank_1h" | "probe_rank_1d";
 
@@ -102,8 +117,8 @@ interface Range {
   to: number;
 }
 
-/** The rollup ranges of one window (empty ones left out). */
-function rangesOf(w: ProbeRankWindowParts): Range[] {
+/** The rollup ranges of one window (empty ones left out), on one side of a cut when given. */
+function rangesOf(w: ProbeRankWindowParts, side?: RollupSide): Range[] {
   // Hours [hourFrom, dayFrom) and [dayTo, hourTo) around the days; without days, all of them.
   const hourTo = w.hourTo.getTime();
   const dayFrom = w.dayFrom?.getTime() ?? hourTo;
@@ -114,7 +129,14 @@ function rangesOf(w: ProbeRankWindowParts): Range[] {
     { table: "probe_rank_1d", from: dayFrom, to: dayTo },
     { table: "probe_rank_5m", from: w.fiveFrom.getTime(), to: w.fiveTo.getTime() },
   ];
-  return all.filter((r) => r.from < r.to);
+  return all.map((r) => (side ? clipRange(r, side) : r)).filter((r) => r.from < r.to);
+}
+
+function clipRange(r: Range, side: RollupSide): Range {
+  const cutOf = (c: RollupCut) =>
+    (r.table === "probe_rank_5m" ? c.fiveFrom : r.table === "probe_rank_1h" ? c.hourFrom : c.dayFrom).getTime();
+  if ("before" in side) return { ...r, to: Math.min(r.to, cutOf(side.before)) };
+  return { ...r, from: Math.max(r.from, cutOf(side.from)) };
 }
 
 /**
@@ -143,6 +165,7 @@ export function splitWindowRanges(windows: readonly Range[][]): { pieces: Range[
 async function sumProbeRankWindowsOn(
   sql: SqlClient,
   windows: readonly ProbeRankWindowParts[],
+  side?: RollupSide,
 ): Promise<ProbeRankSums[][]> {
   const out: ProbeRankSums[][] = windows.map(() => []);
   // Windows of the same endpoints share their pieces (one query); others are summed on their own.
@@ -157,7 +180,7 @@ async function sumProbeRankWindowsOn(
     const sums = await sumWindowPieces(
       sql,
       ids,
-      members.map((i) => rangesOf(windows[i] as ProbeRankWindowParts)),
+      members.map((i) => rangesOf(windows[i] as ProbeRankWindowParts, side)),
     );
     members.forEach((w, k) => (out[w] = sums[k] ?? []));
   }

@@ -8,7 +8,6 @@ import {
   pruneProbeRankRollups,
   replaceEndpointRankingSets,
   setEndpointStatuses,
-  sumProbeRankWindows,
   upsertEndpointFreshnessMinutes,
   type ProbeRankSums,
   type DirectoryEndpoint,
@@ -31,17 +30,19 @@ import {
   type VantageSummary,
 } from "@rpcpulse/prober";
 import { applyRegionQuorum, groupServerSamplesByRegion } from "./rank-region-quorum.js";
-import { freshnessMinutes } from "./rank-samples.js";
+import { countFreshnessMinutes } from "./rank-samples.js";
 import { DEFAULT_REGION_QUORUM_SHARE, nextListingStatusByQuorum } from "./region-quorum.js";
 import {
-  ceilTo,
   FIVE_MIN_MS,
   floorTo,
   HOUR_MS,
+  planRollupPass,
   rollUpRankProbes,
+  rollupCut,
   ROLLUP_REWRITE_MS,
   type MeasuredProbe,
 } from "./rank-rollups.js";
+import { sumWindowsAroundPass, windowParts } from "./rank-window-sums.js";
 import {
   asReport,
   buildRankingSnapshot,
@@ -67,40 +68,6 @@ const HOUR_RETENTION_MS = 35 * 86_400_000;
 const DAY_MS = 86_400_000;
 /** The 30-day uptime (server probes) is read from the same rollups as the windows. */
 const UPTIME_30D_MS = 30 * DAY_MS;
-
-/**
- * Which rollup rows make up a window of `spanMs` ending now: for 24 h, 7 d and 30 d the whole days
- * inside it (probe_rank_1d), the whole hours around them (the window starts at its first whole hour),
- * 5-minute buckets for the hour being filled; for 1 h only 5-minute buckets; then the raw tail from
- * the watermark.
- */
-function windowParts(spanMs: number, now: number, watermark: number) {
-  const start = now - spanMs;
-  if (spanMs <= HOUR_MS) {
-    const epoch = new Date(0);
-    return {
-      start,
-      hourFrom: epoch,
-      hourTo: epoch,
-      fiveFrom: new Date(ceilTo(start, FIVE_MIN_MS)),
-      fiveTo: new Date(watermark),
-    };
-  }
-  const hourFrom = ceilTo(start, HOUR_MS);
-  const hourTo = Math.max(hourFrom, floorTo(watermark, HOUR_MS));
-  // Days are summed once closed (rank-rollups.ts), so only days before the hour being filled's day.
-  const dayFrom = Math.min(ceilTo(hourFrom, DAY_MS), hourTo);
-  const dayTo = Math.max(dayFrom, floorTo(hourTo, DAY_MS));
-  return {
-    start: hourFrom,
-    hourFrom: new Date(hourFrom),
-    hourTo: new Date(hourTo),
-    dayFrom: new Date(dayFrom),
-    dayTo: new Date(dayTo),
-    fiveFrom: new Date(hourTo),
-    fiveTo: new Date(watermark),
-  };
-}
 
 /**
  * Server probes of the last 30 days per endpoint (probes, ok, ok but lagging or stale), from the
@@ -265,40 +232,40 @@ export async function rankDirectory(
     const claimants = new Map(ids.map((id) => [id, facts.get(id)?.claimantOrganizationId ?? null]));
     const networkId = facts.get(ids[0] ?? "")?.networkId;
     let mark = performance.now();
-    const pass = await rollUpRankProbes(deps.pool, {
-      endpointIds: ids,
-      networkId,
-      claimants,
-      blockIntervalMs,
-      limits,
-      roundMs,
-      now,
-    });
+    const plan = await planRollupPass(deps.pool, ids, now);
+    // Every window's rollup sums (and the 30-day uptime's): the settled rows beside the rollup pass.
+    const spans = [...RANK_WINDOWS.map((w) => SCORING.windows[w]), UPTIME_30D_MS];
+    const parts = spans.map((ms) => windowParts(ms, now, plan.watermark));
+    const windowSums = sumWindowsAroundPass(deps.pool, ids, parts, rollupCut(plan));
+    const pass = await rollUpRankProbes(
+      deps.pool,
+      { endpointIds: ids, networkId, claimants, blockIntervalMs, limits, roundMs, now },
+      plan,
+    );
 
     const uptime = new Map<string, { uptime: Uptime; lagging: Uptime }>();
-    const serverRecent = new Map<string, MeasuredProbe["sample"][]>();
+    // An endpoint's server probes in the pass's order: the rollup pass classified their freshness together.
+    const serverRecent = new Map<string, MeasuredProbe[]>();
     for (const p of pass.recent) {
       if (p.kind !== "server") continue;
       const list = serverRecent.get(p.endpointId);
-      if (list) list.push(p.sample);
-      else serverRecent.set(p.endpointId, [p.sample]);
+      if (list) list.push(p);
+      else serverRecent.set(p.endpointId, [p]);
     }
     const regionSamples = groupServerSamplesByRegion(pass.recent);
     const freshFrom = floorTo(now - ROLLUP_REWRITE_MS, FIVE_MIN_MS);
     await upsertEndpointFreshnessMinutes(
       deps.pool,
-      ids.flatMap((id) => freshnessMinutes(id, serverRecent.get(id) ?? [], limits, blockIntervalMs, freshFrom)),
+      ids.flatMap((id) => {
+        const probes = serverRecent.get(id) ?? [];
+        const samples = probes.map((p) => p.sample);
+        return countFreshnessMinutes(id, samples, (i) => probes[i]?.flags, freshFrom);
+      }),
     );
 
     timings.rollupMs += performance.now() - mark;
     mark = performance.now();
-    // Every window's rollup sums (and the 30-day uptime's) from one snapshot.
-    const spans = [...RANK_WINDOWS.map((w) => SCORING.windows[w]), UPTIME_30D_MS];
-    const parts = spans.map((ms) => windowParts(ms, now, pass.watermark));
-    const sums = await sumProbeRankWindows(
-      deps.pool,
-      parts.map((p) => ({ endpointIds: ids, ...p })),
-    );
+    const sums = await windowSums.rest();
     const d30 = serverUptime30d(sums[RANK_WINDOWS.length] ?? [], now, pass.watermark, pass.recent);
     const viewsOf = new Map<ScoreWindow, SummaryView[]>();
     const groups = groupRecent(pass.recent);

@@ -7,6 +7,7 @@ import {
   rollProbeRankHours,
   upsertProbeRank5m,
   type ProbeRankBucket,
+  type RollupCut,
   type SqlPool,
 } from "@rpcpulse/db";
 import {
@@ -118,10 +119,43 @@ export function bucketProbes(probes: readonly MeasuredProbe[], from: number, to:
   return [...buckets.values()].map((x) => toBucketRow(x.e, x.v, x.b, x.s));
 }
 
+/** Where a rollup pass starts and ends, and the late-probe marks it clears. */
+export interface RollupPlan {
+  watermark: number;
+  start: number;
+  dirty: Array<{ endpointId: string; since: Date }>;
+}
+
 /**
- * The rollup pass of one network's ranking run: measures the raw probes since the rollups' watermark
- * (at most ROLLUP_REWRITE_MS back on a steady run, the whole 7 d window on the first), writes their
- * closed 5-minute buckets and sums the closed hours. Returns the measured recent probes (the tail).
+ * The span the rollup pass of a run at `now` measures: from the rollups' watermark (at most
+ * ROLLUP_REWRITE_MS back on a steady run, the whole 7 d window on the first, back to the oldest late
+ * probe) to the settled watermark.
+ */
+export async function planRollupPass(pool: SqlPool, endpointIds: readonly string[], now: number): Promise<RollupPlan> {
+  const watermark = floorTo(now - ROLLUP_SETTLE_MS, FIVE_MIN_MS);
+  const resume = (await getProbeRankWatermark(pool, endpointIds))?.getTime() ?? null;
+  const rewrite = floorTo(now - ROLLUP_REWRITE_MS, FIVE_MIN_MS);
+  const dirty = await listProbeRankDirty(pool, endpointIds);
+  const backfill = floorTo(now - BACKFILL_MS, HOUR_MS);
+  const oldest = dirty.reduce((m, d) => Math.min(m, d.since.getTime()), Infinity);
+  const late = Number.isFinite(oldest) ? Math.max(backfill, floorTo(oldest, FIVE_MIN_MS)) : Infinity;
+  const start = Math.min(watermark, resume === null ? backfill : Math.min(rewrite, resume, late));
+  return { watermark, start, dirty };
+}
+
+/** The first bucket of each rollup table the pass may (re)write: rows before these are settled. */
+export function rollupCut(plan: RollupPlan): RollupCut {
+  return {
+    fiveFrom: new Date(plan.start),
+    hourFrom: new Date(floorTo(plan.start, HOUR_MS)),
+    dayFrom: new Date(floorTo(plan.start, DAY_MS)),
+  };
+}
+
+/**
+ * The rollup pass of one network's ranking run (planned by planRollupPass): measures the raw probes
+ * of the span, writes their closed 5-minute buckets and sums the closed hours and days. Returns the
+ * measured recent probes (the tail).
  */
 export async function rollUpRankProbes(
   pool: SqlPool,
@@ -134,16 +168,10 @@ export async function rollUpRankProbes(
     roundMs: number;
     now: number;
   },
+  plan: RollupPlan,
 ): Promise<RollupPass> {
   const { now } = input;
-  const watermark = floorTo(now - ROLLUP_SETTLE_MS, FIVE_MIN_MS);
-  const resume = (await getProbeRankWatermark(pool, input.endpointIds))?.getTime() ?? null;
-  const rewrite = floorTo(now - ROLLUP_REWRITE_MS, FIVE_MIN_MS);
-  const dirty = await listProbeRankDirty(pool, input.endpointIds);
-  const backfill = floorTo(now - BACKFILL_MS, HOUR_MS);
-  const oldest = dirty.reduce((m, d) => Math.min(m, d.since.getTime()), Infinity);
-  const late = Number.isFinite(oldest) ? Math.max(backfill, floorTo(oldest, FIVE_MIN_MS)) : Infinity;
-  const start = Math.min(watermark, resume === null ? backfill : Math.min(rewrite, resume, late));
+  const { watermark, start, dirty } = plan;
   const decisions = toStoredDecisions(
     input.networkId
       ? await loadDecisions(pool, input.networkId, start - ROLLUP_CONTEXT_MS - SCORING.lag.decisionMaxDistanceMs)

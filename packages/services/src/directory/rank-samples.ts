@@ -102,16 +102,38 @@ export function freshnessMinutes(
   limits: FreshnessLimits,
   blockIntervalMs: number,
   since: number,
-): Array<{ endpointId: string; bucket: Date; probes: number; lagging: number; stale: number }> {
+): FreshnessMinute[] {
   const flags = classifyFreshness(samples, limits, blockIntervalMs);
+  return countFreshnessMinutes(endpointId, samples, (i) => flags[i], since);
+}
+
+export interface FreshnessMinute {
+  endpointId: string;
+  bucket: Date;
+  probes: number;
+  lagging: number;
+  stale: number;
+}
+
+/**
+ * freshnessMinutes with the probes' freshness already classified (`flagsAt(i)`: classifyFreshness of
+ * the same samples in the same order, as the rollup pass measures an endpoint's server probes).
+ */
+export function countFreshnessMinutes(
+  endpointId: string,
+  samples: readonly ScoreSample[],
+  flagsAt: (i: number) => { lagging: boolean; stale: boolean } | undefined,
+  since: number,
+): FreshnessMinute[] {
   const minutes = new Map<number, { probes: number; lagging: number; stale: number }>();
   samples.forEach((s, i) => {
     if (!s.ok || s.at < since) return;
     const bucket = Math.floor(s.at / 60_000) * 60_000;
     const m = minutes.get(bucket) ?? { probes: 0, lagging: 0, stale: 0 };
+    const flags = flagsAt(i);
     m.probes++;
-    if (flags[i]?.lagging) m.lagging++;
-    if (flags[i]?.stale) m.stale++;
+    if (flags?.lagging) m.lagging++;
+    if (flags?.stale) m.stale++;
     minutes.set(bucket, m);
   });
   return [...minutes].map(([bucket, m]) => ({ endpointId, bucket: new Date(bucket), ...m }));
