@@ -96,21 +96,34 @@ export function measureProbeLags(
     (a, b) => a.timeMs - b.timeMs || a.anchor.block - b.anchor.block || a.anchor.anchorMs - b.anchor.anchorMs,
   );
 
-  const rounds = new Map<number, ConsensusObservation[]>();
-  for (const p of probes) {
-    if (!p.ok || p.headBlock === null || p.source === null) continue;
-    const key = Math.floor(p.startedAt / roundMs);
-    const list = rounds.get(key) ?? [];
-    // Read when it answered: a block produced while the request was in flight is not dated earlier.
-    list.push({ source: p.source, headBlock: p.headBlock, headTimeMs: p.headTimeMs, observedAtMs: probeAnswerTime(p) });
-    rounds.set(key, list);
-  }
+  // The voting probes by round, gathered the first time a probe has no stored decision near it (with
+  // decisions stored every few seconds, never).
+  let rounds: Map<number, ConsensusObservation[]> | undefined;
+  const roundsOf = (): Map<number, ConsensusObservation[]> => {
+    if (rounds) return rounds;
+    rounds = new Map();
+    for (const p of probes) {
+      if (!p.ok || p.headBlock === null || p.source === null) continue;
+      const key = Math.floor(p.startedAt / roundMs);
+      const list = rounds.get(key) ?? [];
+      // Read when it answered: a block produced while the request was in flight is not dated earlier.
+      list.push({
+        source: p.source,
+        headBlock: p.headBlock,
+        headTimeMs: p.headTimeMs,
+        observedAtMs: probeAnswerTime(p),
+      });
+      rounds.set(key, list);
+    }
+    return rounds;
+  };
   const roundHeads = new Map<number, ConsensusAnchor | null>();
   const roundHead = (key: number): ConsensusAnchor | null => {
     if (!roundHeads.has(key)) {
+      const byRound = roundsOf();
       // The round and its neighbours: a source probed once per round appears whatever the phase of the
       // rounds against the fixed windows; the latest observation of each source counts.
-      const observations = [key - 1, key, key + 1].flatMap((k) => rounds.get(k) ?? []).sort(compareObservations);
+      const observations = [key - 1, key, key + 1].flatMap((k) => byRound.get(k) ?? []).sort(compareObservations);
       const decided = computeConsensusHead(observations, { at: (key + 1) * roundMs, blockIntervalMs: interval });
       roundHeads.set(key, decided.head);
     }
