@@ -24,6 +24,41 @@ export const EndpointRankingRow = z.object({
 });
 export type EndpointRankingRow = z.infer<typeof EndpointRankingRow>;
 
+const UUID = z.regexes.uuid();
+const RANKING_STATUSES: ReadonlySet<unknown> = new Set(EndpointRankingRow.shape.status.options);
+const isCount = (x: unknown) => typeof x === "number" && Number.isSafeInteger(x) && x >= 0;
+const isNumberOrNull = (x: unknown) => x === null || (typeof x === "number" && Number.isFinite(x));
+
+/**
+ * EndpointRankingRow.parse without a schema pass per row (a 3,000-endpoint network writes ~36,000
+ * rows a round): the same conditions checked by hand; a row that fails any of them goes through the
+ * schema, which throws as before. The row is written as given (the writer reads only the schema's keys).
+ */
+function checkRankingRow(row: EndpointRankingRow): void {
+  const r = row as Record<string, unknown>;
+  const c = r.components;
+  const fits =
+    typeof r.endpointId === "string" &&
+    UUID.test(r.endpointId) &&
+    isCount(r.rank) &&
+    (r.rank as number) > 0 &&
+    typeof r.score === "number" &&
+    r.score >= 0 &&
+    r.score <= 100 &&
+    RANKING_STATUSES.has(r.status) &&
+    isCount(r.samples) &&
+    isCount(r.okSamples) &&
+    isNumberOrNull(r.p50Ms) &&
+    isNumberOrNull(r.p95Ms) &&
+    isNumberOrNull(r.lagBlocks) &&
+    (r.availability === null || (typeof r.availability === "number" && r.availability >= 0 && r.availability <= 1)) &&
+    isCount(r.headRegressions) &&
+    typeof c === "object" &&
+    c !== null &&
+    Object.getPrototypeOf(c) === Object.prototype;
+  if (!fits) EndpointRankingRow.parse(row);
+}
+
 export const RankingKey = z.object({
   network: z.string().min(1).max(64),
   window: RankingWindow,
@@ -107,7 +142,11 @@ export async function replaceEndpointRankingSets(
   sets: ReadonlyArray<{ key: RankingKey; rows: readonly EndpointRankingRow[] }>,
   updatedAt: Date,
 ): Promise<void> {
-  const parsed = sets.map((s) => ({ key: RankingKey.parse(s.key), rows: z.array(EndpointRankingRow).parse(s.rows) }));
+  const parsed = sets.map((s) => {
+    if (!Array.isArray(s.rows)) z.array(EndpointRankingRow).parse(s.rows);
+    for (const row of s.rows) checkRankingRow(row);
+    return { key: RankingKey.parse(s.key), rows: s.rows };
+  });
   await withTransaction(sql, async () => {
     for (const s of parsed) await writeRankingRows(sql, s.key, s.rows, updatedAt);
   });
