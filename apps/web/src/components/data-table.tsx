@@ -18,6 +18,16 @@ export interface DataColumn {
   srOnly?: boolean;
 }
 
+/** Columns that are plain labels (each label is its key); those named in `numeric` are right-aligned numbers. */
+export function labelColumns(labels: readonly string[], numeric: readonly string[] = []): DataColumn[] {
+  return labels.map((label) =>
+    numeric.includes(label) ? { key: label, label, numeric: true } : { key: label, label },
+  );
+}
+
+/** The last column of a table whose rows carry buttons: a header for screen readers only. */
+export const ACTIONS_COLUMN: DataColumn = { key: "actions", label: "Actions", srOnly: true };
+
 export function DataTable(props: {
   columns: DataColumn[];
   /** The active sort; headers link to `sortHref(key, dir)`. Without it no header is a link. */
@@ -25,8 +35,9 @@ export function DataTable(props: {
   caption?: string;
   testId?: string;
   className?: string;
+  /** Shown instead of the table when `rowCount` is 0. */
   empty?: ReactNode;
-  rowCount: number;
+  rowCount?: number;
   children: ReactNode;
 }) {
   if (props.rowCount === 0 && props.empty !== undefined) return <>{props.empty}</>;

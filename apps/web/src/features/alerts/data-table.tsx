@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { DataTable as SharedTable } from "@/components/data-table.js";
+import { ACTIONS_COLUMN, DataTable as SharedTable, labelColumns } from "@/components/data-table.js";
 
 /**
  * A table of the alerts page (rules, channels): the shared table with a line instead of an empty
@@ -13,11 +13,11 @@ export function DataTable(props: {
   emptyText: string;
   children: ReactNode;
 }) {
-  const columns = props.columns.map((c) => ({ key: c, label: c }));
+  const columns = labelColumns(props.columns);
   return (
     <SharedTable
       testId={props.testId}
-      columns={props.actions ? [...columns, { key: "actions", label: "Actions", srOnly: true }] : columns}
+      columns={props.actions ? [...columns, ACTIONS_COLUMN] : columns}
       rowCount={props.empty ? 0 : 1}
       empty={<p className="muted">{props.emptyText}</p>}
     >

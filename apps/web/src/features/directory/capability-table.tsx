@@ -2,6 +2,7 @@ import type { EndpointDetailResponse } from "@rpcpulse/services";
 import { formatLatency } from "./format.js";
 import { CapabilityMark } from "./status-mark.js";
 import { Time } from "@/components/time.js";
+import { DataTable, labelColumns } from "@/components/data-table.js";
 
 type Caps = EndpointDetailResponse["capabilities"];
 
@@ -30,60 +31,41 @@ export function CapabilityTable({ capabilities: c }: { capabilities: Caps }) {
         {c.logsMaxRange === null ? "" : ` · eth_getLogs range up to ${c.logsMaxRange.toLocaleString("en-US")} blocks`}
       </p>
       <div className="grid-2">
-        <div className="table-scroll">
-          <table className="data compact">
-            <caption className="sr-only">Capabilities</caption>
-            <thead>
-              <tr>
-                <th scope="col">Capability</th>
-                <th scope="col">Supported</th>
-                <th scope="col">Detail</th>
+        <DataTable
+          className="compact"
+          caption="Capabilities"
+          columns={labelColumns(["Capability", "Supported", "Detail"])}
+        >
+          {rows.map(([label, value, detail]) => (
+            <tr key={label}>
+              <th scope="row">{label}</th>
+              <td>
+                <CapabilityMark value={value} label={label} />
+              </td>
+              <td className="small dir-error">{detail || "—"}</td>
+            </tr>
+          ))}
+        </DataTable>
+        <DataTable className="compact" caption="Methods" columns={labelColumns(["Method or API set", "Answers"])}>
+          {methods.length === 0 ? (
+            <tr>
+              <td colSpan={2} className="muted">
+                No method checks for this family.
+              </td>
+            </tr>
+          ) : (
+            methods.map(([m, v]) => (
+              <tr key={m}>
+                <th scope="row">
+                  <code>{m}</code>
+                </th>
+                <td>
+                  <CapabilityMark value={v} label={m} />
+                </td>
               </tr>
-            </thead>
-            <tbody>
-              {rows.map(([label, value, detail]) => (
-                <tr key={label}>
-                  <th scope="row">{label}</th>
-                  <td>
-                    <CapabilityMark value={value} label={label} />
-                  </td>
-                  <td className="small dir-error">{detail || "—"}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-        <div className="table-scroll">
-          <table className="data compact">
-            <caption className="sr-only">Methods</caption>
-            <thead>
-              <tr>
-                <th scope="col">Method or API set</th>
-                <th scope="col">Answers</th>
-              </tr>
-            </thead>
-            <tbody>
-              {methods.length === 0 ? (
-                <tr>
-                  <td colSpan={2} className="muted">
-                    No method checks for this family.
-                  </td>
-                </tr>
-              ) : (
-                methods.map(([m, v]) => (
-                  <tr key={m}>
-                    <th scope="row">
-                      <code>{m}</code>
-                    </th>
-                    <td>
-                      <CapabilityMark value={v} label={m} />
-                    </td>
-                  </tr>
-                ))
-              )}
-            </tbody>
-          </table>
-        </div>
+            ))
+          )}
+        </DataTable>
       </div>
     </>
   );

@@ -1,6 +1,7 @@
 import type { EndpointDiagnostics } from "@rpcpulse/services";
 
 import { LineChart } from "./line-chart.js";
+import { DataTable, labelColumns } from "@/components/data-table.js";
 import { Time } from "@/components/time.js";
 
 /** Blocks behind the network head over the chosen range (bucket maxima, see the methodology). */
@@ -26,32 +27,25 @@ export function RecentErrors({ diagnostics }: { diagnostics: EndpointDiagnostics
   if (diagnostics.errors.length === 0)
     return <p className="muted small">No failed probes in the last {diagnostics.range}.</p>;
   return (
-    <table className="data dir-errors" data-testid="recent-errors">
-      <thead>
-        <tr>
-          <th scope="col">Time</th>
-          <th scope="col">Region</th>
-          <th scope="col">Error</th>
-          <th scope="col">HTTP</th>
-          <th scope="col">Message</th>
+    <DataTable
+      className="dir-errors"
+      testId="recent-errors"
+      columns={labelColumns(["Time", "Region", "Error", "HTTP", "Message"])}
+    >
+      {diagnostics.errors.map((e, i) => (
+        <tr key={`${e.time}-${i}`}>
+          <td className="mono small">
+            <Time at={e.time} />
+          </td>
+          <td>{e.region}</td>
+          <td>
+            <code>{e.errorClass ?? "error"}</code>
+            {e.rateLimited ? <span className="muted small"> (rate limited)</span> : null}
+          </td>
+          <td>{e.httpStatus ?? "—"}</td>
+          <td className="small">{e.message ?? ""}</td>
         </tr>
-      </thead>
-      <tbody>
-        {diagnostics.errors.map((e, i) => (
-          <tr key={`${e.time}-${i}`}>
-            <td className="mono small">
-              <Time at={e.time} />
-            </td>
-            <td>{e.region}</td>
-            <td>
-              <code>{e.errorClass ?? "error"}</code>
-              {e.rateLimited ? <span className="muted small"> (rate limited)</span> : null}
-            </td>
-            <td>{e.httpStatus ?? "—"}</td>
-            <td className="small">{e.message ?? ""}</td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   );
 }

@@ -1,6 +1,9 @@
 import Link from "next/link";
 import { SCORING, wilsonLowerBound } from "@rpcpulse/prober";
 import { FreshnessSection, HeadSection, VantageSection } from "./methodology-rules.js";
+import { DataTable, labelColumns } from "@/components/data-table.js";
+
+const WILSON_NUMBERS = ["Raw rate", "Wilson lower bound"];
 
 const pct = (v: number, digits = 1) => `${(v * 100).toFixed(digits)} %`;
 const WEIGHT_KEYS = Object.keys(SCORING.weights) as Array<keyof typeof SCORING.weights>;
@@ -106,29 +109,19 @@ export function MethodologyContent() {
         <p className="formula">
           score = 100 × Σ w<sub>i</sub> · c<sub>i</sub> / Σ w<sub>i</sub>
         </p>
-        <div className="table-scroll">
-          <table className="data compact">
-            <caption className="sr-only">Score components and weights</caption>
-            <thead>
-              <tr>
-                <th scope="col">Component</th>
-                <th scope="col" className="num">
-                  Weight
-                </th>
-                <th scope="col">How it is computed</th>
-              </tr>
-            </thead>
-            <tbody>
-              {WEIGHT_KEYS.map((key) => (
-                <tr key={key}>
-                  <th scope="row">{key}</th>
-                  <td className="num">{pct(SCORING.weights[key], 0)}</td>
-                  <td>{COMPONENT_TEXT[key]}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          className="compact"
+          caption="Score components and weights"
+          columns={labelColumns(["Component", "Weight", "How it is computed"], ["Weight"])}
+        >
+          {WEIGHT_KEYS.map((key) => (
+            <tr key={key}>
+              <th scope="row">{key}</th>
+              <td className="num">{pct(SCORING.weights[key], 0)}</td>
+              <td>{COMPONENT_TEXT[key]}</td>
+            </tr>
+          ))}
+        </DataTable>
         <h3>Capability weights</h3>
         <ul className="dir-list">
           {(Object.keys(SCORING.capabilities) as Array<keyof typeof SCORING.capabilities>).map((key) => (
@@ -146,34 +139,22 @@ export function MethodologyContent() {
           The score uses the lower bound of the Wilson score interval at z = {SCORING.availability.z} (95 %) instead of
           the raw rate: the availability we are confident of given the number of probes.
         </p>
-        <div className="table-scroll">
-          <table className="data compact">
-            <caption className="sr-only">Wilson lower bound examples</caption>
-            <thead>
-              <tr>
-                <th scope="col">Successful / probes</th>
-                <th scope="col" className="num">
-                  Raw rate
-                </th>
-                <th scope="col" className="num">
-                  Wilson lower bound
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              <tr data-testid="wilson-few">
-                <td>3 / 3</td>
-                <td className="num">{pct(1)}</td>
-                <td className="num">{pct(few, 2)}</td>
-              </tr>
-              <tr data-testid="wilson-many">
-                <td>9,990 / 10,000</td>
-                <td className="num">{pct(0.999)}</td>
-                <td className="num">{pct(many, 2)}</td>
-              </tr>
-            </tbody>
-          </table>
-        </div>
+        <DataTable
+          className="compact"
+          caption="Wilson lower bound examples"
+          columns={labelColumns(["Successful / probes", ...WILSON_NUMBERS], WILSON_NUMBERS)}
+        >
+          <tr data-testid="wilson-few">
+            <td>3 / 3</td>
+            <td className="num">{pct(1)}</td>
+            <td className="num">{pct(few, 2)}</td>
+          </tr>
+          <tr data-testid="wilson-many">
+            <td>9,990 / 10,000</td>
+            <td className="num">{pct(0.999)}</td>
+            <td className="num">{pct(many, 2)}</td>
+          </tr>
+        </DataTable>
         <p>
           So 3 of 3 counts as {pct(few, 1)} available and 9,990 of 10,000 as {pct(many, 1)}: a handful of lucky probes
           never outranks a long clean record.

@@ -1,4 +1,7 @@
 import { freshnessLimits, measureProbeLags, SCORING, type LagProbe } from "@rpcpulse/prober";
+import { DataTable, labelColumns } from "@/components/data-table.js";
+
+const LAG_NUMBERS = ["Answered at (s into the round)", "Reported head", "Consensus head then", "Lag (blocks)"];
 
 /**
  * The methodology sections on the network head and lag, freshness (health) and the vantage rules.
@@ -79,39 +82,21 @@ export function HeadSection() {
         <span className="mono">finalized</span> block tag on Ethereum, the last irreversible block on Hive and Steem).
       </p>
       <p>Example: one round on a 3-second chain, computed by the function the ranking uses.</p>
-      <div className="table-scroll">
-        <table className="data compact">
-          <caption className="sr-only">Lag against the consensus head projected to each probe</caption>
-          <thead>
-            <tr>
-              <th scope="col">Endpoint</th>
-              <th scope="col" className="num">
-                Answered at (s into the round)
-              </th>
-              <th scope="col" className="num">
-                Reported head
-              </th>
-              <th scope="col" className="num">
-                Consensus head then
-              </th>
-              <th scope="col" className="num">
-                Lag (blocks)
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {example.map((r) => (
-              <tr key={r.name}>
-                <td>{r.name}</td>
-                <td className="num">{r.at.toFixed(2)}</td>
-                <td className="num">{r.head.toLocaleString("en-US")}</td>
-                <td className="num">{r.reference?.toLocaleString("en-US") ?? "—"}</td>
-                <td className="num">{r.bogus ? "0 (ahead: does not vote up the head)" : (r.lag ?? "—")}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+      <DataTable
+        className="compact"
+        caption="Lag against the consensus head projected to each probe"
+        columns={labelColumns(["Endpoint", ...LAG_NUMBERS], LAG_NUMBERS)}
+      >
+        {example.map((r) => (
+          <tr key={r.name}>
+            <td>{r.name}</td>
+            <td className="num">{r.at.toFixed(2)}</td>
+            <td className="num">{r.head.toLocaleString("en-US")}</td>
+            <td className="num">{r.reference?.toLocaleString("en-US") ?? "—"}</td>
+            <td className="num">{r.bogus ? "0 (ahead: does not vote up the head)" : (r.lag ?? "—")}</td>
+          </tr>
+        ))}
+      </DataTable>
     </section>
   );
 }

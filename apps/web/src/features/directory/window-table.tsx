@@ -3,6 +3,32 @@ import { formatBlocks, formatLatency, formatScore, formatUptime } from "./format
 import { StatusMark } from "./status-mark.js";
 import type { DirectoryStatus } from "./view-model.js";
 import { Time } from "@/components/time.js";
+import { DataTable, type DataColumn } from "@/components/data-table.js";
+
+const WINDOW_COLUMNS: DataColumn[] = [
+  { key: "Window", label: "Window" },
+  { key: "Region", label: "Region" },
+  { key: "Rank", label: "Rank", numeric: true },
+  { key: "Score", label: "Score", numeric: true },
+  { key: "Status", label: "Status" },
+  { key: "Availability", label: "Availability", numeric: true },
+  { key: "p50", label: "p50", numeric: true },
+  { key: "p95", label: "p95", numeric: true },
+  { key: "Lag", label: "Lag", numeric: true },
+  { key: "Probes", label: "Probes", numeric: true },
+  {
+    key: "Head regressions",
+    label: "Head regressions",
+    numeric: true,
+    title: "Times the head went backwards between probes",
+  },
+  {
+    key: "Vantage points",
+    label: "Vantage points",
+    title: "Vantage points used: server probes; agents (region views only, capped, outliers flagged)",
+  },
+  { key: "Updated", label: "Updated" },
+];
 
 const WINDOW_ORDER = ["1h", "24h", "7d"];
 
@@ -42,71 +68,28 @@ export function WindowTable({ windows }: { windows: EndpointDetailResponse["wind
       (a.region === "all" ? -1 : b.region === "all" ? 1 : a.region.localeCompare(b.region)),
   );
   return (
-    <div className="table-scroll">
-      <table className="data compact" data-testid="window-table">
-        <caption className="sr-only">Score by window and region</caption>
-        <thead>
-          <tr>
-            <th scope="col">Window</th>
-            <th scope="col">Region</th>
-            <th scope="col" className="num">
-              Rank
-            </th>
-            <th scope="col" className="num">
-              Score
-            </th>
-            <th scope="col">Status</th>
-            <th scope="col" className="num">
-              Availability
-            </th>
-            <th scope="col" className="num">
-              p50
-            </th>
-            <th scope="col" className="num">
-              p95
-            </th>
-            <th scope="col" className="num">
-              Lag
-            </th>
-            <th scope="col" className="num">
-              Probes
-            </th>
-            <th scope="col" className="num" title="Times the head went backwards between probes">
-              Head regressions
-            </th>
-            <th
-              scope="col"
-              title="Vantage points used: server probes; agents (region views only, capped, outliers flagged)"
-            >
-              Vantage points
-            </th>
-            <th scope="col">Updated</th>
-          </tr>
-        </thead>
-        <tbody>
-          {sorted.map((w) => (
-            <tr key={`${w.window}-${w.region}`}>
-              <td>{w.window}</td>
-              <td>{w.region}</td>
-              <td className="num">{w.rank}</td>
-              <td className="num">{formatScore(w.score)}</td>
-              <td>
-                <StatusMark status={w.health as DirectoryStatus} />
-              </td>
-              <td className="num">{formatUptime(w.availability)}</td>
-              <td className="num">{formatLatency(w.p50Ms)}</td>
-              <td className="num">{formatLatency(w.p95Ms)}</td>
-              <td className="num">{formatBlocks(w.lagBlocks)}</td>
-              <td className="num">{w.samples.toLocaleString("en-US")}</td>
-              <td className="num">{w.headRegressions}</td>
-              <VantageCell vantage={w.vantage} />
-              <td className="small">
-                <Time at={w.updatedAt} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable className="compact" testId="window-table" caption="Score by window and region" columns={WINDOW_COLUMNS}>
+      {sorted.map((w) => (
+        <tr key={`${w.window}-${w.region}`}>
+          <td>{w.window}</td>
+          <td>{w.region}</td>
+          <td className="num">{w.rank}</td>
+          <td className="num">{formatScore(w.score)}</td>
+          <td>
+            <StatusMark status={w.health as DirectoryStatus} />
+          </td>
+          <td className="num">{formatUptime(w.availability)}</td>
+          <td className="num">{formatLatency(w.p50Ms)}</td>
+          <td className="num">{formatLatency(w.p95Ms)}</td>
+          <td className="num">{formatBlocks(w.lagBlocks)}</td>
+          <td className="num">{w.samples.toLocaleString("en-US")}</td>
+          <td className="num">{w.headRegressions}</td>
+          <VantageCell vantage={w.vantage} />
+          <td className="small">
+            <Time at={w.updatedAt} />
+          </td>
+        </tr>
+      ))}
+    </DataTable>
   );
 }

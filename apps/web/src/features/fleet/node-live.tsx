@@ -2,17 +2,13 @@
 import type { NodeMetrics } from "@rpcpulse/services";
 import { useEffect, useState } from "react";
 import { TimeSeriesChart } from "@/components/charts/time-series-chart.js";
-import { DataTable, type DataColumn } from "@/components/data-table.js";
+import { DataTable, labelColumns } from "@/components/data-table.js";
 import { formatAgo, formatBytes, formatDuration } from "@/lib/format.js";
 import { formatCount, formatMs } from "./format.js";
 import { PublicHeadCard } from "./public-head.js";
 
-const IP_COLUMNS: DataColumn[] = [
-  { key: "ip", label: "Remote IP" },
-  { key: "max", label: "Max conns", numeric: true },
-  { key: "avg", label: "Avg conns", numeric: true },
-  { key: "samples", label: "Samples", numeric: true },
-];
+const IP_NUMBERS = ["Max conns", "Avg conns", "Samples"];
+const IP_COLUMNS = labelColumns(["Remote IP", ...IP_NUMBERS], IP_NUMBERS);
 
 const COLORS = ["#0e7c86", "#d97706", "#7c3aed", "#dc2626", "#2563eb", "#059669"];
 const count = (v: number) => (Number.isInteger(v) ? formatCount(v) : v.toFixed(1));

@@ -1,4 +1,5 @@
 import { listApiKeys, type ServiceContext } from "@rpcpulse/services";
+import { ACTIONS_COLUMN, DataTable, labelColumns } from "@/components/data-table.js";
 import { Time } from "@/components/time.js";
 import { getRuntime } from "@/server/runtime.js";
 import { ApiKeyCreateForm, RevokeApiKeyButton } from "./api-keys-form.js";
@@ -16,44 +17,31 @@ export async function ApiKeysSection({ ctx }: { ctx: ServiceContext }) {
       </p>
       <div className="grid-2">
         <ApiKeyCreateForm slug={ctx.organizationSlug} />
-        {keys.length === 0 ? (
-          <p className="muted">No keys yet.</p>
-        ) : (
-          <table className="data" data-testid="api-keys">
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Scope</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Expires</th>
-                <th scope="col" className="actions">
-                  <span className="sr-only">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.map((k) => (
-                <tr key={k.id}>
-                  <td>{k.name}</td>
-                  <td className="mono small">{k.prefix}…</td>
-                  <td>
-                    <span className="badge">{k.scope}</span>
-                  </td>
-                  <td className="small">
-                    <Time at={k.lastUsedAt} />
-                  </td>
-                  <td className="small">{k.state === "active" ? <Time at={k.expiresAt} /> : k.state}</td>
-                  <td className="actions">
-                    {k.state === "active" ? (
-                      <RevokeApiKeyButton slug={ctx.organizationSlug} keyId={k.id} name={k.name} />
-                    ) : null}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          testId="api-keys"
+          columns={[...labelColumns(["Name", "Key", "Scope", "Last used", "Expires"]), ACTIONS_COLUMN]}
+          rowCount={keys.length}
+          empty={<p className="muted">No keys yet.</p>}
+        >
+          {keys.map((k) => (
+            <tr key={k.id}>
+              <td>{k.name}</td>
+              <td className="mono small">{k.prefix}…</td>
+              <td>
+                <span className="badge">{k.scope}</span>
+              </td>
+              <td className="small">
+                <Time at={k.lastUsedAt} />
+              </td>
+              <td className="small">{k.state === "active" ? <Time at={k.expiresAt} /> : k.state}</td>
+              <td className="actions">
+                {k.state === "active" ? (
+                  <RevokeApiKeyButton slug={ctx.organizationSlug} keyId={k.id} name={k.name} />
+                ) : null}
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </div>
     </section>
   );

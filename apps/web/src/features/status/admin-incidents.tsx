@@ -1,4 +1,5 @@
 import type { IncidentView, MaintenanceRow, StatusPageTree } from "@rpcpulse/db";
+import { ACTIONS_COLUMN, DataTable, labelColumns } from "@/components/data-table.js";
 import { Field } from "@/components/field.js";
 import { ActionForm } from "./action-form.js";
 import {
@@ -97,39 +98,29 @@ export function IncidentsSection(props: {
   return (
     <>
       {props.incidents.length === 0 ? <p className="muted">No incidents.</p> : null}
-      <table className="data">
-        <thead>
-          <tr>
-            <th scope="col">Incident</th>
-            <th scope="col">Status</th>
-            <th scope="col">Components</th>
-            <th scope="col">Started</th>
+      <DataTable columns={labelColumns(["Incident", "Status", "Components", "Started"])}>
+        {props.incidents.map((i) => (
+          <tr key={i.id} data-testid="admin-incident">
+            <td>
+              <IncidentLink orgSlug={props.ids.orgSlug} pageId={props.ids.pageId} incident={i} />
+              {i.auto ? <span className="sp-pill auto"> automatic</span> : null}
+            </td>
+            <td>
+              <span className={`sp-pill st-${i.status}`}>{titleCase(i.status)}</span>
+            </td>
+            <td className="small">
+              {i.components
+                .map((l) => l.componentId)
+                .filter((id) => own.has(id))
+                .map((id) => names.get(id))
+                .join(", ") || "whole page"}
+            </td>
+            <td className="small">
+              <Time at={i.startedAt} />
+            </td>
           </tr>
-        </thead>
-        <tbody>
-          {props.incidents.map((i) => (
-            <tr key={i.id} data-testid="admin-incident">
-              <td>
-                <IncidentLink orgSlug={props.ids.orgSlug} pageId={props.ids.pageId} incident={i} />
-                {i.auto ? <span className="sp-pill auto"> automatic</span> : null}
-              </td>
-              <td>
-                <span className={`sp-pill st-${i.status}`}>{titleCase(i.status)}</span>
-              </td>
-              <td className="small">
-                {i.components
-                  .map((l) => l.componentId)
-                  .filter((id) => own.has(id))
-                  .map((id) => names.get(id))
-                  .join(", ") || "whole page"}
-              </td>
-              <td className="small">
-                <Time at={i.startedAt} />
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+        ))}
+      </DataTable>
       {props.canEdit ? (
         <details className="after-table">
           <summary>Declare an incident</summary>
@@ -242,39 +233,27 @@ export function SubscribersSection(props: {
 }) {
   if (props.subscribers.length === 0) return <p className="muted">No subscribers yet.</p>;
   return (
-    <table className="data">
-      <thead>
-        <tr>
-          <th scope="col">Subscriber</th>
-          <th scope="col">Kind</th>
-          <th scope="col">Confirmed</th>
+    <DataTable
+      columns={[...labelColumns(["Subscriber", "Kind", "Confirmed"]), ...(props.canEdit ? [ACTIONS_COLUMN] : [])]}
+    >
+      {props.subscribers.map((s) => (
+        <tr key={s.id}>
+          <td className="mono small">{s.target}</td>
+          <td>{s.kind}</td>
+          <td className="small">{s.confirmedAt ? <Time at={s.confirmedAt} /> : "pending"}</td>
           {props.canEdit ? (
-            <th scope="col">
-              <span className="sr-only">Actions</span>
-            </th>
+            <td className="actions">
+              <ActionForm
+                action={removeSubscriberAction}
+                hidden={{ ...props.ids, subscriberId: s.id }}
+                submit="Remove"
+                danger
+                className="sp-inline-form"
+              />
+            </td>
           ) : null}
         </tr>
-      </thead>
-      <tbody>
-        {props.subscribers.map((s) => (
-          <tr key={s.id}>
-            <td className="mono small">{s.target}</td>
-            <td>{s.kind}</td>
-            <td className="small">{s.confirmedAt ? <Time at={s.confirmedAt} /> : "pending"}</td>
-            {props.canEdit ? (
-              <td className="actions">
-                <ActionForm
-                  action={removeSubscriberAction}
-                  hidden={{ ...props.ids, subscriberId: s.id }}
-                  submit="Remove"
-                  danger
-                  className="sp-inline-form"
-                />
-              </td>
-            ) : null}
-          </tr>
-        ))}
-      </tbody>
-    </table>
+      ))}
+    </DataTable>
   );
 }

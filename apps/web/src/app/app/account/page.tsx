@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { DEMO_EMAIL, MIN_PASSWORD_LENGTH } from "@rpcpulse/auth";
 import { AppShell } from "@/components/app-shell.js";
+import { DataTable, labelColumns } from "@/components/data-table.js";
 import { Time } from "@/components/time.js";
 import { ChangePasswordForm } from "@/features/accounts/change-password-form.js";
 import { ResendVerificationForm } from "@/features/accounts/recovery-forms.js";
@@ -56,30 +57,22 @@ export default async function AccountPage() {
         </section>
         <section className="card" aria-labelledby="orgs-title">
           <h2 id="orgs-title">Your organizations</h2>
-          {orgs.length === 0 ? (
-            <p className="muted">None yet.</p>
-          ) : (
-            <table className="data">
-              <thead>
-                <tr>
-                  <th scope="col">Organization</th>
-                  <th scope="col">Role</th>
-                </tr>
-              </thead>
-              <tbody>
-                {orgs.map((o) => (
-                  <tr key={o.id}>
-                    <td>
-                      <a href={`/app/o/${o.slug}`}>{o.name}</a>
-                    </td>
-                    <td>
-                      <span className={`badge ${o.role}`}>{o.role}</span>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
+          <DataTable
+            columns={labelColumns(["Organization", "Role"])}
+            rowCount={orgs.length}
+            empty={<p className="muted">None yet.</p>}
+          >
+            {orgs.map((o) => (
+              <tr key={o.id}>
+                <td>
+                  <a href={`/app/o/${o.slug}`}>{o.name}</a>
+                </td>
+                <td>
+                  <span className={`badge ${o.role}`}>{o.role}</span>
+                </td>
+              </tr>
+            ))}
+          </DataTable>
           <p className="small muted after-table">
             Session expires <Time at={session.expiresAt} /> unless used again.
           </p>

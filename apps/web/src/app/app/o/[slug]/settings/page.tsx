@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { hasRole, listOrganizationMembers, listPendingInvitations } from "@rpcpulse/services";
 import { AppShell } from "@/components/app-shell.js";
+import { ACTIONS_COLUMN, DataTable, labelColumns } from "@/components/data-table.js";
 import { Time } from "@/components/time.js";
 import { ApiKeysSection } from "@/features/orgs/api-keys-section.js";
 import { InviteForm } from "@/features/orgs/invite-form.js";
@@ -38,47 +39,33 @@ export default async function OrgSettingsPage({ params }: { params: Promise<{ sl
 
       <section className="card" aria-labelledby="members-title">
         <h2 id="members-title">Members</h2>
-        <table className="data">
-          <thead>
-            <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
+        <DataTable columns={[...labelColumns(["Name", "Email", "Role"]), ...(canManage ? [ACTIONS_COLUMN] : [])]}>
+          {members.map((m) => (
+            <tr key={m.id}>
+              <td>
+                {m.name}
+                {m.userId === session.userId ? <span className="muted small"> (you)</span> : null}
+              </td>
+              <td>{m.email}</td>
+              <td>
+                <span className={`badge ${m.role}`}>{m.role}</span>
+              </td>
               {canManage ? (
-                <th scope="col" className="actions">
-                  <span className="sr-only">Actions</span>
-                </th>
+                <td className="actions">
+                  {m.userId !== session.userId && (isOwner || m.role !== "owner") ? (
+                    <MemberActions
+                      slug={ctx.organizationSlug}
+                      memberId={m.id}
+                      role={m.role}
+                      name={m.name}
+                      canSetOwner={isOwner}
+                    />
+                  ) : null}
+                </td>
               ) : null}
             </tr>
-          </thead>
-          <tbody>
-            {members.map((m) => (
-              <tr key={m.id}>
-                <td>
-                  {m.name}
-                  {m.userId === session.userId ? <span className="muted small"> (you)</span> : null}
-                </td>
-                <td>{m.email}</td>
-                <td>
-                  <span className={`badge ${m.role}`}>{m.role}</span>
-                </td>
-                {canManage ? (
-                  <td className="actions">
-                    {m.userId !== session.userId && (isOwner || m.role !== "owner") ? (
-                      <MemberActions
-                        slug={ctx.organizationSlug}
-                        memberId={m.id}
-                        role={m.role}
-                        name={m.name}
-                        canSetOwner={isOwner}
-                      />
-                    ) : null}
-                  </td>
-                ) : null}
-              </tr>
-            ))}
-          </tbody>
-        </table>
+          ))}
+        </DataTable>
       </section>
 
       {canManage ? (
@@ -90,38 +77,26 @@ export default async function OrgSettingsPage({ params }: { params: Promise<{ sl
           </section>
           <section className="card" aria-labelledby="pending-title">
             <h2 id="pending-title">Pending invitations</h2>
-            {invitations.length === 0 ? (
-              <p className="muted">None.</p>
-            ) : (
-              <table className="data">
-                <thead>
-                  <tr>
-                    <th scope="col">Email</th>
-                    <th scope="col">Role</th>
-                    <th scope="col">Expires</th>
-                    <th scope="col" className="actions">
-                      <span className="sr-only">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {invitations.map((i) => (
-                    <tr key={i.id}>
-                      <td>{i.email}</td>
-                      <td>
-                        <span className={`badge ${i.role}`}>{i.role}</span>
-                      </td>
-                      <td className="small">
-                        <Time at={i.expiresAt} dateOnly />
-                      </td>
-                      <td className="actions">
-                        <CancelInvitationButton slug={ctx.organizationSlug} invitationId={i.id} email={i.email} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            )}
+            <DataTable
+              columns={[...labelColumns(["Email", "Role", "Expires"]), ACTIONS_COLUMN]}
+              rowCount={invitations.length}
+              empty={<p className="muted">None.</p>}
+            >
+              {invitations.map((i) => (
+                <tr key={i.id}>
+                  <td>{i.email}</td>
+                  <td>
+                    <span className={`badge ${i.role}`}>{i.role}</span>
+                  </td>
+                  <td className="small">
+                    <Time at={i.expiresAt} dateOnly />
+                  </td>
+                  <td className="actions">
+                    <CancelInvitationButton slug={ctx.organizationSlug} invitationId={i.id} email={i.email} />
+                  </td>
+                </tr>
+              ))}
+            </DataTable>
           </section>
         </div>
       ) : (

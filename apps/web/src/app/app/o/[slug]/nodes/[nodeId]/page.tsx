@@ -12,6 +12,7 @@ import {
   getNode,
 } from "@rpcpulse/services";
 import { AppShell } from "@/components/app-shell.js";
+import { ACTIONS_COLUMN, DataTable, labelColumns } from "@/components/data-table.js";
 import { NodeLive } from "@/features/fleet/node-live.js";
 import { ConsensusClientPanel } from "@/features/fleet/consensus-client-panel.js";
 import { NodeAdvisorSection } from "@/features/advisor/node-advisor-section.js";
@@ -96,60 +97,46 @@ export default async function NodePage(props: {
 
       <section className="card" aria-labelledby="tokens-title">
         <h2 id="tokens-title">Agent tokens</h2>
-        <table className="data compact">
-          <thead>
-            <tr>
-              <th scope="col">Token</th>
-              <th scope="col">Created</th>
-              <th scope="col">Last used</th>
-              <th scope="col">State</th>
-              {canManage ? (
-                <th scope="col">
-                  <span className="sr-only">Actions</span>
-                </th>
-              ) : null}
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.map((t) => {
-              const revoked = t.revokedAt !== null;
-              const expired = !revoked && t.expiresAt !== null && t.expiresAt.getTime() <= now.getTime();
-              const state = revoked ? "revoked" : expired ? "expired" : t.expiresAt ? "expires" : "active";
-              return (
-                <tr key={t.id}>
-                  <td className="mono">rpa_{t.prefix}_…</td>
-                  <td>
-                    <Time at={t.createdAt} />
-                  </td>
-                  <td>
-                    <Time at={t.lastUsedAt} />
-                  </td>
-                  <td>
-                    {state}
-                    {state === "expires" ? (
-                      <>
-                        {" "}
-                        <Time at={t.expiresAt} />
-                      </>
+        <DataTable
+          className="compact"
+          columns={[
+            ...labelColumns(["Token", "Created", "Last used", "State"]),
+            ...(canManage ? [ACTIONS_COLUMN] : []),
+          ]}
+        >
+          {tokens.map((t) => {
+            const revoked = t.revokedAt !== null;
+            const expired = !revoked && t.expiresAt !== null && t.expiresAt.getTime() <= now.getTime();
+            const state = revoked ? "revoked" : expired ? "expired" : t.expiresAt ? "expires" : "active";
+            return (
+              <tr key={t.id}>
+                <td className="mono">rpa_{t.prefix}_…</td>
+                <td>
+                  <Time at={t.createdAt} />
+                </td>
+                <td>
+                  <Time at={t.lastUsedAt} />
+                </td>
+                <td>
+                  {state}
+                  {state === "expires" ? (
+                    <>
+                      {" "}
+                      <Time at={t.expiresAt} />
+                    </>
+                  ) : null}
+                </td>
+                {canManage ? (
+                  <td className="actions">
+                    {!revoked && !expired ? (
+                      <RevokeTokenForm slug={ctx.organizationSlug} nodeId={node.id} tokenId={t.id} prefix={t.prefix} />
                     ) : null}
                   </td>
-                  {canManage ? (
-                    <td className="actions">
-                      {!revoked && !expired ? (
-                        <RevokeTokenForm
-                          slug={ctx.organizationSlug}
-                          nodeId={node.id}
-                          tokenId={t.id}
-                          prefix={t.prefix}
-                        />
-                      ) : null}
-                    </td>
-                  ) : null}
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+                ) : null}
+              </tr>
+            );
+          })}
+        </DataTable>
         {tokens.length === 0 ? <p className="muted">No token: rotate to issue one.</p> : null}
         {canManage ? (
           <div className="after-table">

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { hasRole, listStatusPages } from "@rpcpulse/services";
 import { AppShell } from "@/components/app-shell.js";
+import { DataTable, labelColumns } from "@/components/data-table.js";
 import { Field } from "@/components/field.js";
 import { ActionForm } from "@/features/status/action-form.js";
 import { createStatusPageAction } from "@/features/status/actions.js";
@@ -31,39 +32,28 @@ export default async function StatusPagesPage({ params }: { params: Promise<{ sl
       </div>
       <section className="card" aria-labelledby="pages-title">
         <h2 id="pages-title">Pages</h2>
-        {pages.length === 0 ? (
-          <p className="muted">No status page yet.</p>
-        ) : (
-          <table className="data">
-            <thead>
-              <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Public URL</th>
-                <th scope="col">Components</th>
-                <th scope="col">Subscribers</th>
-                <th scope="col">Visibility</th>
-              </tr>
-            </thead>
-            <tbody>
-              {pages.map((p) => (
-                <tr key={p.id}>
-                  <td>
-                    <Link href={`/app/o/${ctx.organizationSlug}/status-pages/${p.id}`}>{p.title}</Link>
-                  </td>
-                  <td className="mono small">
-                    {p.isPublic ? <a href={`/status/${p.slug}`}>/status/{p.slug}</a> : `/status/${p.slug}`}
-                    {p.customDomain ? ` · ${p.customDomain}${p.domainVerified ? "" : " (unverified)"}` : null}
-                  </td>
-                  <td>{p.components}</td>
-                  <td>{p.subscribers}</td>
-                  <td>
-                    <span className={`badge ${p.isPublic ? "ok" : ""}`}>{p.isPublic ? "public" : "draft"}</span>
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+        <DataTable
+          columns={labelColumns(["Title", "Public URL", "Components", "Subscribers", "Visibility"])}
+          rowCount={pages.length}
+          empty={<p className="muted">No status page yet.</p>}
+        >
+          {pages.map((p) => (
+            <tr key={p.id}>
+              <td>
+                <Link href={`/app/o/${ctx.organizationSlug}/status-pages/${p.id}`}>{p.title}</Link>
+              </td>
+              <td className="mono small">
+                {p.isPublic ? <a href={`/status/${p.slug}`}>/status/{p.slug}</a> : `/status/${p.slug}`}
+                {p.customDomain ? ` · ${p.customDomain}${p.domainVerified ? "" : " (unverified)"}` : null}
+              </td>
+              <td>{p.components}</td>
+              <td>{p.subscribers}</td>
+              <td>
+                <span className={`badge ${p.isPublic ? "ok" : ""}`}>{p.isPublic ? "public" : "draft"}</span>
+              </td>
+            </tr>
+          ))}
+        </DataTable>
       </section>
       {canEdit ? (
         <section className="card" aria-labelledby="create-page-heading">
