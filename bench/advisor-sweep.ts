@@ -17,7 +17,7 @@ import {
   loadAdvisorWindow,
   type NodeSampleInput,
 } from "../packages/db/src/index.js";
-import { createTestDatabase } from "../packages/db/src/testing.js";
+import { createTestDatabase, createTestNode, createTestOrg } from "../packages/db/src/testing.js";
 import { runAdvisorSweep } from "../packages/services/src/index.js";
 
 const { values } = parseArgs({
@@ -38,21 +38,11 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 async function main(): Promise<void> {
   const db = await createTestDatabase();
   try {
-    await db.prisma.organization.create({ data: { id: "bench-org", name: "bench", slug: "bench-org" } });
-    const network = await db.prisma.network.findUniqueOrThrow({ where: { slug: "hive" } });
+    await createTestOrg(db, { id: "bench-org", name: "bench" });
     const now = Date.now();
     const ids: string[] = [];
     for (let n = 0; n < NODES; n++) {
-      const node = await db.prisma.node.create({
-        data: {
-          organizationId: "bench-org",
-          networkId: network.id,
-          apiFamily: "hive",
-          clientName: "hived",
-          name: `n${n}`,
-          localRpcUrl: "http://127.0.0.1:8091",
-        },
-      });
+      const node = await createTestNode(db, { organizationId: "bench-org", name: `n${n}` });
       ids.push(node.id);
       const samples: NodeSampleInput[] = [];
       const ips: { time: Date; nodeId: string; ip: string; conns: number }[] = [];

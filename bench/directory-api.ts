@@ -13,11 +13,11 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
-import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import { insertProbeResults, type ProbeResultInput } from "@rpcpulse/db";
-import { createTestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, freePort } from "@rpcpulse/db/testing";
 import { rankDirectory, RankedListResponse, seedDemoDirectory } from "@rpcpulse/services";
+import { waitForWebHealth } from "./lib/web-health.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -33,16 +33,6 @@ const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
 const PER_NETWORK = Number(args.endpoints);
 const MAX_IN_FLIGHT = Number(args["max-in-flight"]);
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
 
 function percentile(sorted: number[], q: number): number {
   if (sorted.length === 0) return NaN;
@@ -63,21 +53,6 @@ function get(url: string, keepBody = true): Promise<{ status: number; body: stri
     });
     req.on("error", reject);
   });
-}
-
-async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
-    try {
-      const res = await get(`${base}/api/health`);
-      if (res.status === 200 || res.status === 503) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error("web did not start within 90 s");
 }
 
 interface RunResult {
@@ -211,7 +186,7 @@ async function main(): Promise<void> {
       },
       stdio: ["ignore", "ignore", "inherit"],
     });
-    await waitForHealth(base, web);
+    await waitForWebHealth(base, web);
 
     const list = await get(`${base}/api/v1/chains/hive/endpoints?window=24h`);
     const parsed = RankedListResponse.parse(JSON.parse(list.body));

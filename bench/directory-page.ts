@@ -13,7 +13,6 @@
  * region with the 1-minute rollups, all written through @rpcpulse/db functions.
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import {
   ALL_REGIONS,
@@ -26,8 +25,9 @@ import {
   type EndpointRankingRow,
   type ProbeResultInput,
 } from "@rpcpulse/db";
-import { createTestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, freePort } from "@rpcpulse/db/testing";
 import { measureLcp } from "./lib/measure-lcp.js";
+import { waitForWebHealth } from "./lib/web-health.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -52,31 +52,6 @@ const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
 function percentile(sorted: number[], q: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))]!;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const a = srv.address();
-      srv.close(() => (typeof a === "object" && a ? resolve(a.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.status === 200 || res.status === 503) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error("web did not start within 90 s");
 }
 
 /** Deterministic pseudo-random numbers in [0, 1) so every run seeds the same directory. */
@@ -259,7 +234,7 @@ async function main(): Promise<void> {
       },
       stdio: ["ignore", "inherit", "inherit"],
     });
-    await waitForHealth(base, web);
+    await waitForWebHealth(base, web);
     const reference = timeServer(`${base}/directory/${REFERENCE}`, RUNS);
     const ranked = timeServer(`${base}/directory/${NETWORK}`, RUNS);
     const filtered = timeServer(`${base}/directory/${NETWORK}?region=us-east&cap=archive&min=50`, RUNS);

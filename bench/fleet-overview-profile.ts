@@ -13,7 +13,7 @@ import {
   refreshRollups,
   type NodeSampleInput,
 } from "@rpcpulse/db";
-import { createTestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg } from "@rpcpulse/db/testing";
 import { getFleetOverview, listProducerViews, listValidatorViews, type ServiceContext } from "@rpcpulse/services";
 
 const { values: args } = parseArgs({
@@ -40,7 +40,7 @@ async function time(label: string, fn: () => Promise<unknown>): Promise<void> {
 async function main(): Promise<void> {
   const db = await createTestDatabase();
   const org = "org-big";
-  await db.prisma.organization.create({ data: { id: org, name: org, slug: org } });
+  await createTestOrg(db, { id: org });
   const network = await db.prisma.network.findUniqueOrThrow({ where: { slug: "hive" } });
   await db.sql.query(
     `INSERT INTO nodes (id, organization_id, network_id, api_family, client_name, client_version, name, local_rpc_url, region, created_at)

@@ -13,12 +13,12 @@
  * page for an organization with no nodes, in the same server process (ratio printed).
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import { insertNodeRow, insertNodeSamples, refreshRollups, type NodeSampleInput } from "@rpcpulse/db";
-import { createTestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, freePort } from "@rpcpulse/db/testing";
 import { FLEET_PAGE_SIZE } from "@rpcpulse/services";
 import { measureLcp } from "./lib/measure-lcp.js";
+import { waitForWebHealth } from "./lib/web-health.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -32,16 +32,6 @@ const NODES = Number(args.nodes);
 const RUNS = Number(args.runs);
 const LCP_RUNS = Number(args["lcp-runs"]);
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.listen(0, "127.0.0.1", () => {
-      const address = srv.address();
-      srv.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
-    });
-  });
-}
-
 function percentile(sorted: number[], q: number): number {
   if (sorted.length === 0) return NaN;
   const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
@@ -49,21 +39,6 @@ function percentile(sorted: number[], q: number): number {
 }
 
 const fmt = (ms: number) => `${ms.toFixed(1)} ms`;
-
-async function waitForHealth(url: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 90_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${url}/api/health`);
-      if (res.status === 200 || res.status === 503) return;
-    } catch {
-      // not up yet
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error("web did not start within 90 s");
-}
 
 /** Sign up and create an organization through better-auth's HTTP API; returns the cookie header. */
 async function signUp(base: string, label: string): Promise<{ cookie: string; slug: string; orgId: string }> {
@@ -244,7 +219,7 @@ async function main(): Promise<void> {
       },
       stdio: ["ignore", "ignore", "inherit"],
     });
-    await waitForHealth(base, web);
+    await waitForWebHealth(base, web);
     const big = await signUp(base, "fleet");
     const empty = await signUp(base, "empty");
     const stopFeed = startFeed(db, await seed(db, big.orgId));

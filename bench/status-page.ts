@@ -17,12 +17,12 @@
  * last 24 h of 1-hour rollups, fresh raw samples and probes for the current state, and incidents.
  */
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { parseArgs } from "node:util";
 import { insertNodeSamples, insertProbeResults } from "@rpcpulse/db";
-import { createTestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, freePort } from "@rpcpulse/db/testing";
 import { refreshStatusUptimeDays } from "@rpcpulse/services";
 import { measureLcp } from "./lib/measure-lcp.js";
+import { waitForWebHealth } from "./lib/web-health.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -50,17 +50,6 @@ const SLUG = "bench-status";
 const VPS = ["00000000-0000-4000-8000-00000000be01", "00000000-0000-4000-8000-00000000be02"];
 type Db = Awaited<ReturnType<typeof createTestDatabase>>;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
 function percentile(sorted: number[], q: number): number {
   const idx = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
   return sorted[idx] ?? NaN;
@@ -71,7 +60,7 @@ async function seed(db: Db): Promise<void> {
   const t0 = performance.now();
   const sql = db.pool;
   const now = Date.now();
-  await sql.query(`INSERT INTO organizations (id, name, slug) VALUES ('org-bench-status', 'Bench org', 'bench-org')`);
+  await createTestOrg(sql, { id: "org-bench-status", name: "Bench org", slug: "bench-org" });
   const net = (await sql.query(`SELECT id FROM networks WHERE slug = 'hive'`)).rows[0] as { id: string };
   const created = new Date(now - (DAYS + 1) * 86_400_000);
   const nodeIds = (
@@ -209,21 +198,6 @@ async function seedCurrentState(db: Db): Promise<void> {
   );
 }
 
-async function waitForHealth(base: string, child: ChildProcess): Promise<void> {
-  const deadline = Date.now() + 240_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode}`);
-    try {
-      const res = await fetch(`${base}/api/health`);
-      if (res.status === 200 || res.status === 503) return;
-    } catch {
-      // not yet listening
-    }
-    await new Promise((r) => setTimeout(r, 300));
-  }
-  throw new Error("web did not start within 90 s");
-}
-
 const cacheOutcomes = new Map<string, number>();
 
 async function timeOnce(url: string): Promise<{ ms: number; bytes: number }> {
@@ -286,7 +260,7 @@ async function main(): Promise<void> {
       },
       stdio: ["ignore", "ignore", "inherit"],
     });
-    await waitForHealth(base, web);
+    await waitForWebHealth(base, web, 240_000);
     if (args.dev && args.keep) {
       console.log(`dev server: ${base}/status/${SLUG} (database ${db.url}); Ctrl-C to stop`);
       await new Promise(() => {});

@@ -22,7 +22,7 @@ import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { insertNodeSamples, type NodeSampleInput } from "../packages/db/src/index.js";
-import { createTestDatabase } from "../packages/db/src/testing.js";
+import { createTestDatabase, waitFor } from "../packages/db/src/testing.js";
 import { closeQueues, createRedisConnection, getQueue, type QueueTarget } from "../packages/queue/src/index.js";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "../packages/queue/src/testing.js";
 import { createCpuMeter } from "./lib/process-cpu.js";
@@ -124,14 +124,6 @@ async function listBackendPids(pool: pg.Pool): Promise<number[]> {
   return rows.map((row) => row.pid);
 }
 
-async function waitFor(what: string, check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 interface RunResult {
   seconds: number;
   alertStates: number;
@@ -178,7 +170,7 @@ async function run(url: string, workers: number): Promise<RunResult> {
       async () =>
         Number((await pool.query("SELECT count(*) AS n FROM worker_heartbeats WHERE id LIKE 'bench-%'")).rows[0].n) ===
         workers,
-      120_000,
+      { timeoutMs: 120_000, intervalMs: 100 },
     );
     const started = performance.now();
     // A backend that starts during the round counts whole; one that ends during it is missed (the
@@ -200,7 +192,7 @@ async function run(url: string, workers: number): Promise<RunResult> {
       if ((a.failed ?? 0) + (b.failed ?? 0) > 0) throw new Error("a sweep job failed");
       return (a.completed ?? 0) + (b.completed ?? 0) === 2 * SHARDS;
     };
-    await waitFor("every shard job", done, 3_600_000);
+    await waitFor("every shard job", done, { timeoutMs: 3_600_000, intervalMs: 100 });
     const seconds = (performance.now() - started) / 1000;
     await sampleCpu(false);
     if (values.timeline) await printTimeline(target);
