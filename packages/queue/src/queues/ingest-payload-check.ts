@@ -44,6 +44,18 @@ const stringChecks = Object.fromEntries(
   [...STRING_KEYS].map((k) => [k, memoised((v) => FIELDS[k].safeParse(v).success)]),
 ) as Record<string, (v: unknown) => boolean>;
 
+/**
+ * Sufficient conditions only: a value passing one is accepted by the field's schema (batchSeq:
+ * int, >= 0, <= MAX_SAFE_INTEGER; receivedAtMs: int, > 0; clockSkewMs: int; clientVersion: a string of
+ * at most 256 characters, or null); a value failing it is left to the schema.
+ */
+const SAFE_INTEGER_KEYS: Partial<Record<string, (v: unknown) => boolean>> = {
+  batchSeq: (v) => Number.isSafeInteger(v) && (v as number) >= 0,
+  receivedAtMs: (v) => Number.isSafeInteger(v) && (v as number) > 0,
+  clockSkewMs: (v) => Number.isSafeInteger(v),
+};
+const isShortStringOrNull = (v: unknown) => v === null || (typeof v === "string" && v.length <= 256);
+
 function sampleColumns(v: unknown): Record<string, unknown> | undefined {
   if (!isPlainObject(v)) return undefined;
   const time = v.time;
@@ -89,6 +101,9 @@ export function checkIngestBatchPayload(data: unknown): IngestBatchPayload | und
       out.remoteIps = columns;
     } else if (STRING_KEYS.has(key as never)) {
       if (!stringChecks[key]!(value)) return undefined;
+      out[key] = value;
+    } else if (SAFE_INTEGER_KEYS[key]?.(value) || (key === "clientVersion" && isShortStringOrNull(value))) {
+      // Values these fields' schemas accept whatever else they check (anything else goes to zod below).
       out[key] = value;
     } else {
       // As zod's object does: an absent optional field stays absent, one present as undefined stays.
