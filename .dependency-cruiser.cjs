@@ -54,6 +54,13 @@ module.exports = {
       },
     },
     {
+      name: "no-unresolvable-own-imports",
+      severity: "error",
+      comment: "A relative or `@/` import that does not resolve is an edge the other rules cannot see.",
+      from: {},
+      to: { couldNotResolve: true, path: "^(\\.{1,2}|@)/" },
+    },
+    {
       name: "sql-only-in-db",
       severity: "error",
       comment:
@@ -79,7 +86,9 @@ module.exports = {
     exclude: { path: "^(apps|packages)/[^/]+/(\\.next|dist)/" },
     tsPreCompilationDeps: true,
     combinedDependencies: true,
-    tsConfig: { fileName: "tsconfig.base.json" },
+    // The base options plus apps/web's `@/` paths (tsconfig.depcruise.json), so the web's internal edges resolve
+    // (no other workspace uses `@/`).
+    tsConfig: { fileName: "tsconfig.depcruise.json" },
     enhancedResolveOptions: {
       exportsFields: ["exports"],
       conditionNames: ["import", "require", "node", "default"],

@@ -55,6 +55,7 @@ describe("dependency-cruiser rules fire on scripts/lint-fixtures/boundaries", ()
       "leaf-packages: packages/domain/src/reaches-up.ts",
       "no-app-imports: packages/fake/src/reaches-app.ts",
       "no-circular: packages/fake/src/cycle-a.ts",
+      "no-unresolvable-own-imports: packages/fake/src/unresolved.ts",
       "sql-only-in-db: apps/fake/src/own-pool.ts",
       "sql-only-in-db: packages/fake/src/generated-client.ts",
       "sql-only-in-db: packages/fake/src/pg-companion.ts",
