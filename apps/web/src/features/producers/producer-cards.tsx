@@ -1,4 +1,4 @@
-import { formatAgo, formatClock } from "@/lib/format.js";
+import { formatAgo, formatClock, formatDuration } from "@/lib/format.js";
 import type { ProducerView } from "@rpcpulse/services";
 import { registerProducerAction, removeProducerAction } from "./actions.js";
 import { ProducerAdvice } from "./producer-advice.js";
@@ -78,7 +78,7 @@ function ProducerCard(props: { p: ProducerView; slug: string; canManage: boolean
         <dt>Price feed</dt>
         <dd>
           {p.feed ? `${p.feed.base} / ${p.feed.quote}` : "none"}
-          {p.feedAgeHours !== null ? `, ${p.feedAgeHours.toFixed(1)} h old` : ""}
+          {p.feedAgeHours !== null ? `, ${formatDuration(p.feedAgeHours * 3_600_000)} old` : ""}
         </dd>
         <dt>Version</dt>
         <dd>

@@ -1,5 +1,6 @@
 import type { PublicComponent } from "@rpcpulse/services";
 import { LocalTime } from "@/components/display-prefs.js";
+import { formatDuration } from "@/lib/format.js";
 
 type PublicProducer = NonNullable<PublicComponent["producer"]>;
 
@@ -97,7 +98,8 @@ export function ProducerFacts({ producer: p }: { producer: PublicProducer }) {
       )}
       {p.kind === "witness" && p.feedStale ? (
         <p data-testid="producer-feed-stale">
-          Price feed stale: {p.feedAgeHours === null ? "none published" : `${p.feedAgeHours.toFixed(1)} h old`}
+          Price feed stale:{" "}
+          {p.feedAgeHours === null ? "none published" : `${formatDuration(p.feedAgeHours * 3_600_000)} old`}
         </p>
       ) : null}
     </div>
