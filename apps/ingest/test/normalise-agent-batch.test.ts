@@ -8,18 +8,8 @@ import { agentBatchSchema, type AgentBatch } from "@rpcpulse/domain";
 import { normaliseAgentBatch } from "@rpcpulse/services";
 import { makeAgentBatch } from "./support/agent-batches.js";
 import { referenceNormalise } from "./support/reference-normalise.js";
-import {
-  BASES,
-  RICH,
-  allPaths,
-  clone,
-  getAt,
-  mutateValue,
-  prng,
-  setAt,
-  type Json,
-  type Path,
-} from "./support/wire-corpus.js";
+import { allPaths, getAt, seededRandom, setAt, type Json, type JsonPath } from "@rpcpulse/config/testing";
+import { BASES, RICH, clone, mutateValue } from "./support/wire-corpus.js";
 
 const asBatch = (body: Json) => body as unknown as AgentBatch;
 
@@ -30,14 +20,14 @@ describe("normaliseAgentBatch against the previous implementation", () => {
   });
 
   it("normalises every valid mutated batch alike (3,000 seeded cases)", () => {
-    const rand = prng(20261128);
+    const rand = seededRandom(20261128);
     const bases = [...BASES, RICH];
     let valid = 0;
     for (let i = 0; i < 3_000; i++) {
       let body = clone(bases[i % bases.length] as Json);
       for (let m = 1 + Math.floor(rand() * 3); m > 0; m--) {
         const paths = allPaths(body).filter((p) => p.length > 0);
-        const path = paths[Math.floor(rand() * paths.length)] as Path;
+        const path = paths[Math.floor(rand() * paths.length)] as JsonPath;
         body = setAt(body, path, mutateValue(rand, getAt(body, path)));
       }
       if (!agentBatchSchema.safeParse(body).success) continue;
@@ -48,7 +38,7 @@ describe("normaliseAgentBatch against the previous implementation", () => {
   });
 
   it("normalises batches mixing the samples of every base alike (later samples override earlier ones)", () => {
-    const rand = prng(7);
+    const rand = seededRandom(7);
     const samples = [...BASES, RICH].flatMap((b) => asBatch(b).samples);
     for (let i = 0; i < 200; i++) {
       const picked = Array.from({ length: 1 + Math.floor(rand() * 8) }, () =>

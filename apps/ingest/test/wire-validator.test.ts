@@ -7,20 +7,8 @@ import { describe, it } from "node:test";
 import { isAppError } from "@rpcpulse/config";
 import { agentBatchSchema } from "@rpcpulse/domain";
 import { compileFastWireCheck, createWireValidator } from "../src/wire-validator.js";
-import {
-  BASES,
-  EMOJI,
-  RICH,
-  allPaths,
-  clone,
-  edgeValues,
-  getAt,
-  mutateValue,
-  prng,
-  setAt,
-  type Json,
-  type Path,
-} from "./support/wire-corpus.js";
+import { allPaths, getAt, seededRandom, setAt, type Json, type JsonPath } from "@rpcpulse/config/testing";
+import { BASES, EMOJI, RICH, clone, edgeValues, mutateValue } from "./support/wire-corpus.js";
 
 describe("wire validator (hand-written check on the hot path) against the zod contract", () => {
   const fast = compileFastWireCheck();
@@ -35,7 +23,7 @@ describe("wire validator (hand-written check on the hot path) against the zod co
   });
 
   it("decides every mutated batch as zod does (5,000 seeded cases, 1-3 mutations each)", () => {
-    const rand = prng(20261122);
+    const rand = seededRandom(20261122);
     const disagreements: string[] = [];
     let accepted = 0;
     for (let i = 0; i < 5_000; i++) {
@@ -44,7 +32,7 @@ describe("wire validator (hand-written check on the hot path) against the zod co
       const applied: string[] = [];
       for (let m = 0; m < mutations; m++) {
         const paths = allPaths(body).filter((p) => p.length > 0);
-        const path = paths[Math.floor(rand() * paths.length)] as Path;
+        const path = paths[Math.floor(rand() * paths.length)] as JsonPath;
         const value = mutateValue(rand, getAt(body, path));
         body = setAt(body, path, value);
         applied.push(`${path.join(".")}=${JSON.stringify(value)?.slice(0, 40)}`);

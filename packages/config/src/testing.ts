@@ -5,9 +5,12 @@
  *
  *   waitFor(what, probe, options?)  poll until the probe answers, or fail with what was awaited
  *   freePort()                      a TCP port on 127.0.0.1 that nothing listens on right now
+ *   seededRandom, allPaths, getAt, setAt   seeded corpora over JSON values (testing-corpus.ts)
  */
 import { once } from "node:events";
 import { createServer, type AddressInfo } from "node:net";
+
+export { allPaths, getAt, seededRandom, setAt, type Json, type JsonPath } from "./testing-corpus.js";
 
 export interface WaitForOptions {
   /** Give up after this long; default 5 000 ms. */

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { createServer } from "node:net";
 import { test } from "node:test";
-import { freePort, waitFor } from "../src/testing.js";
+import { allPaths, freePort, getAt, seededRandom, setAt, waitFor, type Json } from "../src/testing.js";
 
 test("waitFor returns the first answer that is not undefined, null or false; 0 counts as an answer", async () => {
   const answers: unknown[] = [undefined, null, false, 0, 7];
@@ -55,4 +55,27 @@ test("freePort gives a loopback port that can be listened on", async () => {
     server.listen(port, "127.0.0.1", resolve);
   });
   await new Promise((resolve) => server.close(resolve));
+});
+
+test("seededRandom repeats its sequence for a seed and stays in [0, 1)", () => {
+  const a = seededRandom(42);
+  const b = seededRandom(42);
+  const first = Array.from({ length: 1000 }, () => a());
+  assert.deepEqual(
+    Array.from({ length: 1000 }, () => b()),
+    first,
+  );
+  assert.ok(first.every((x) => x >= 0 && x < 1));
+  assert.notDeepEqual(Array.from({ length: 10 }, seededRandom(43)), first.slice(0, 10));
+});
+
+test("allPaths, getAt and setAt walk, read and edit a JSON value in place", () => {
+  const value: Json = { a: [1, { b: "x" }], c: null };
+  assert.deepEqual(allPaths(value), [[], ["a"], ["a", 0], ["a", 1], ["a", 1, "b"], ["c"]]);
+  assert.equal(getAt(value, ["a", 1, "b"]), "x");
+  assert.equal(setAt(value, ["a", 1, "b"], 2), value);
+  setAt(value, ["a", 0], undefined);
+  setAt(value, ["c"], undefined);
+  assert.deepEqual(value, { a: [{ b: 2 }] });
+  assert.equal(setAt(value, [], 7), 7);
 });

@@ -5,6 +5,7 @@
 // on exactly those errors.
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { seededRandom } from "@rpcpulse/config/testing";
 import {
   encodeRemoteIps,
   encodeSamples,
@@ -13,14 +14,7 @@ import {
 } from "../src/timeseries/ingest-flush.js";
 import { referenceEncodeRemoteIps, referenceEncodeSamples } from "./support/reference-copy-encode.js";
 
-let seed = 20261128;
-const rand = () => {
-  seed = (seed + 0x6d2b79f5) >>> 0;
-  let t = seed;
-  t = Math.imul(t ^ (t >>> 15), t | 1);
-  t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-};
+const rand = seededRandom(20261128);
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
 
 const NUMBERS = [

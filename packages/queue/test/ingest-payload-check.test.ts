@@ -5,6 +5,7 @@
 // absent optional fields absent, unknown keys stripped). parsePayload must answer as zod alone did.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { allPaths, getAt, seededRandom, setAt, type Json } from "@rpcpulse/config/testing";
 import {
   INGEST_BOOLEAN_METRICS,
   INGEST_NUMERIC_METRICS,
@@ -13,20 +14,6 @@ import {
 } from "../src/queues/ingest.queue.js";
 import { checkIngestBatchPayload } from "../src/queues/ingest-payload-check.js";
 import { parsePayload } from "../src/parse-payload.js";
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Path = (string | number)[];
-
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 function basePayload(samples: number, extras: { settings?: boolean; beacon?: boolean; vantage?: boolean }): Json {
   const t0 = 1_764_000_000_000;
@@ -128,28 +115,6 @@ const STRINGS = [
   "10.0.0.1",
 ];
 
-function allPaths(value: Json, path: Path = [], out: Path[] = []): Path[] {
-  out.push(path);
-  if (Array.isArray(value)) value.forEach((v, i) => allPaths(v, [...path, i], out));
-  else if (value && typeof value === "object")
-    for (const [k, v] of Object.entries(value)) allPaths(v, [...path, k], out);
-  return out;
-}
-
-function getAt(root: Json, path: Path): Json {
-  let cur: Json = root;
-  for (const key of path) cur = (cur as Record<string | number, Json>)[key] as Json;
-  return cur;
-}
-
-function setAt(root: Json, path: Path, value: Json | undefined): void {
-  const parent = getAt(root, path.slice(0, -1)) as Record<string | number, Json>;
-  const key = path[path.length - 1]!;
-  if (value !== undefined) parent[key] = value;
-  else if (Array.isArray(parent)) parent.splice(key as number, 1);
-  else delete parent[key];
-}
-
 function mutateValue(rand: () => number, current: Json): Json | undefined {
   const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;
   const r = rand();
@@ -195,7 +160,7 @@ describe("ingest payload check against the zod contract", () => {
   });
 
   it("decides 6,000 mutated payloads as zod does, with zod's value when it accepts", () => {
-    const rand = prng(20261128);
+    const rand = seededRandom(20261128);
     const disagreements: string[] = [];
     let accepted = 0;
     for (let i = 0; i < 6_000; i++) {

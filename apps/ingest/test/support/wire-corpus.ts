@@ -1,49 +1,10 @@
 // Valid agent batches and ways to mutate them, for the tests that compare the ingest hot path
 // with the zod contract (wire check) and with the previous implementation (normaliser).
+import type { Json } from "@rpcpulse/config/testing";
 import type { AgentBatch } from "@rpcpulse/domain";
 import { makeAgentBatch } from "./agent-batches.js";
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-export type Path = (string | number)[];
-
-/** Small deterministic PRNG (mulberry32) so a failure reproduces. */
-export function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export const clone = <T>(v: T): T => structuredClone(v);
-
-export function allPaths(value: Json, path: Path = [], out: Path[] = []): Path[] {
-  out.push(path);
-  if (Array.isArray(value)) value.forEach((v, i) => allPaths(v, [...path, i], out));
-  else if (value && typeof value === "object")
-    for (const [k, v] of Object.entries(value)) allPaths(v, [...path, k], out);
-  return out;
-}
-
-export function getAt(root: Json, path: Path): Json {
-  let cur: Json = root;
-  for (const key of path) cur = (cur as Record<string | number, Json>)[key] as Json;
-  return cur;
-}
-
-export function setAt(root: Json, path: Path, value: Json | undefined): Json {
-  if (path.length === 0) return value === undefined ? null : value;
-  const parent = getAt(root, path.slice(0, -1)) as Record<string | number, Json>;
-  const key = path[path.length - 1] as string | number;
-  if (value === undefined) {
-    if (Array.isArray(parent)) parent.splice(key as number, 1);
-    else delete parent[key];
-  } else parent[key] = value;
-  return root;
-}
 
 export const EMOJI = "\u{1F680}"; // two UTF-16 code units, one code point
 export const LENGTHS = [
