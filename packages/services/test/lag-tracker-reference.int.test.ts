@@ -113,4 +113,51 @@ describe("lag tracker against the previous version", () => {
     assert.ok(compared > 3_000, `${compared} lags compared`);
     assert.ok(corrections > 20, `${corrections} corrections compared`);
   });
+
+  it("gives the same lags and corrections for a 400-node organization's live batches (peers skipped by their keys)", async () => {
+    // As the fleet bench sends: one sample per batch every 10 s per node, phases spread over the
+    // interval, heads 1,000,000 + sequence and read 1.5 s before the sample (so the peers' projections
+    // differ and tie by turns); flushes of 40-120 batches, arriving a little out of order.
+    const current = createNetworkHeadTracker({ sql: db.pool });
+    const reference = createReferenceNetworkHeadTracker({ sql: db.pool });
+    const random = lcg(13_2026);
+    const start = now - 10 * 60_000;
+    const fleet = Array.from({ length: 400 }, (_, i) => ({
+      nodeId: `00000009-0000-4000-8000-${String(i).padStart(12, "0")}`,
+      phase: Math.floor(random() * 10_000),
+    }));
+    const due = fleet
+      .flatMap((node) =>
+        Array.from({ length: 12 }, (_, seq) => ({ node, seq: seq + 1, t: start + node.phase + seq * 10_000 })),
+      )
+      .sort((a, b) => a.t - b.t);
+    let compared = 0;
+    for (let from = 0, flush = 0; from < due.length; flush++) {
+      const size = 40 + Math.floor(random() * 80);
+      const slice = due.slice(from, from + size);
+      from += size;
+      const clock = slice[slice.length - 1]!.t + 500;
+      await current.refresh(clock);
+      await reference.refresh(clock);
+      const group: NodeHeadBatch[] = slice
+        .sort(() => random() - 0.5)
+        .map(({ node, seq, t }) => ({
+          organizationId: "org_big",
+          networkId,
+          nodeId: node.nodeId,
+          times: [t],
+          heads: [random() < 0.05 ? null : 1_000_000 + seq + (random() < 0.1 ? 1 : 0)],
+          headTimes: [random() < 0.1 ? null : t - 1_500],
+        }));
+      for (const batch of group) {
+        current.observe(batch);
+        reference.observe(batch);
+      }
+      const expected = reference.lagBlocksOfBatches(group);
+      assert.deepEqual(current.lagBlocksOfBatches(group), expected, `lags of flush ${flush}`);
+      assert.deepEqual(current.revise(group), reference.revise(group), `corrections after flush ${flush}`);
+      compared += expected.flat().filter((lag) => lag !== null).length;
+    }
+    assert.ok(compared > 4_000, `${compared} lags compared`);
+  });
 });

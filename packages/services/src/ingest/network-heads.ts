@@ -108,6 +108,51 @@ interface ReferenceQuery {
   source: string | null;
 }
 
+/**
+ * An anchor's projection as one number: projectHead(anchor, t, interval) is
+ * floor((anchorKey(anchor, interval) + t) / interval), so of two anchors the one with the larger
+ * key projects at least as high at every time.
+ */
+const anchorKey = (anchor: ConsensusAnchor, interval: number) => anchor.block * interval - anchor.anchorMs;
+
+/**
+ * The largest anchorKey of the observations atOrBefore(list, t, maxDistance) can pick for a time t
+ * in [from, to] (-Infinity: none). It picks the newest at or before t, or the first after t, so only
+ * an observation whose successor is after `from` and whose predecessor is at or before `to` can be
+ * picked (a superset: the bound only needs to be at least the picked one's key).
+ */
+function bestKeyFor(
+  list: readonly NodeObservation[],
+  from: number,
+  to: number,
+  maxDistance: number,
+  interval: number,
+): number {
+  let best = -Infinity;
+  for (let i = list.length - 1; i >= 0; i--) {
+    const next = list[i + 1];
+    if (next !== undefined && next.at <= from) break;
+    const o = list[i]!;
+    const previous = list[i - 1];
+    if (previous !== undefined && previous.at > to) continue;
+    if (o.at >= from - maxDistance && o.at <= to + maxDistance) best = Math.max(best, anchorKey(o.anchor, interval));
+  }
+  return best;
+}
+
+/**
+ * The smallest anchorKey that would raise some sample's reference (projectHead > reference, i.e.
+ * key + t >= (reference + 1) × interval); -Infinity while a sample has no reference yet.
+ */
+function minKeyToRaise(group: readonly ReferenceQuery[]): number {
+  let min = Infinity;
+  for (const q of group) {
+    if (q.reference === null) return -Infinity;
+    min = Math.min(min, (q.reference + 1) * q.interval - q.t);
+  }
+  return min;
+}
+
 /** Per node, observations kept in time order (bounded). */
 const MAX_NODE_OBSERVATIONS = 64;
 /** Per node, measured samples kept for revision (bounded; they are pruned by age too). */
@@ -215,10 +260,26 @@ export function createNetworkHeadTracker(
       // recently skips a replayed batch's old samples without a search each. The order of the
       // nodes per sample stays the insertion order, so ties pick the same source.
       group.sort((a, b) => a.t - b.t);
+      // One network per key, so one block interval. A peer can change a sample's reference only
+      // by projecting above it, so a peer whose observations in reach of the group all project at
+      // or below every sample's current reference is skipped without visiting the samples (exact:
+      // the rest run as before). With a 10,000-node organization most peers are skipped once the
+      // first few have set the references: the pass was peers × samples, most of a worker's CPU.
+      const interval = group[0]!.interval;
+      const earliest = group[0]!.t;
+      const latest = group[group.length - 1]!.t;
+      let minNeed = minKeyToRaise(group);
+      let changed = false;
       for (const [peer, list] of nodes.get(key) ?? []) {
         const first = list[0];
         const last = list[list.length - 1];
         if (first === undefined || last === undefined) continue;
+        if (changed) {
+          minNeed = minKeyToRaise(group);
+          changed = false;
+        }
+        if (minNeed !== -Infinity && bestKeyFor(list, earliest, latest, maxNodeDistance, interval) < minNeed - 1)
+          continue;
         const to = last.at + maxNodeDistance;
         // atOrBefore(list, q.t, maxNodeDistance) with the search replaced by a cursor: the samples
         // come in time order, so the count of observations at or before q.t only grows.
@@ -241,6 +302,7 @@ export function createNetworkHeadTracker(
           if (q.reference === null || projected > q.reference) {
             q.reference = projected;
             q.source = peer;
+            changed = true;
           }
         }
       }
@@ -356,9 +418,16 @@ export function createNetworkHeadTracker(
         const fresh = new Set(times);
         const { from, to } = freshReach(own, fresh, maxNodeDistance);
         if (from > to) continue;
+        // Whatever this node's new observations project to a time t is at most
+        // floor((freshKey + t) / interval): a sample whose reference that does not pass, and which
+        // this node did not set, cannot change and is passed over before the searches below.
+        let freshKey = -Infinity;
+        for (const o of own) if (fresh.has(o.at)) freshKey = Math.max(freshKey, anchorKey(o.anchor, interval));
         // The other nodes' samples in reach, found by time (most are measured before this batch's
         // samples and out of reach), each checked exactly as before.
         measuredByTime.get(key)?.forEachWithin(from, to, ({ nodeId, m }) => {
+          if (m.reference !== null && freshKey + m.at < (m.reference + 1) * interval - 1 && m.source !== batch.nodeId)
+            return;
           if (nodeId === batch.nodeId || !holds(byNode.get(nodeId), m)) return;
           const o = atOrBefore(own, m.at, maxNodeDistance);
           if (!o || !fresh.has(o.at)) return;
