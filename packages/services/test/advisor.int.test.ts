@@ -14,7 +14,7 @@ import {
 } from "@rpcpulse/db";
 import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
-  changeSuggestionState,
+  updateSuggestionState,
   evaluateNodeAdvice,
   exportSuggestionsScript,
   listSuggestions,
@@ -132,24 +132,24 @@ describe("tuning advisor services (PostgreSQL)", () => {
     const id = row!.id;
     const owner = ctxOf(ORG_A);
     await rejects(
-      changeSuggestionState(deps, ctxOf(ORG_A, "viewer"), { suggestionId: id, action: "acknowledge" }),
+      updateSuggestionState(deps, ctxOf(ORG_A, "viewer"), { suggestionId: id, action: "acknowledge" }),
       "FORBIDDEN",
     );
-    await rejects(changeSuggestionState(deps, ctxOf(ORG_B), { suggestionId: id, action: "acknowledge" }), "NOT_FOUND");
-    await rejects(changeSuggestionState(deps, owner, { suggestionId: "nope", action: "acknowledge" }), "NOT_FOUND");
+    await rejects(updateSuggestionState(deps, ctxOf(ORG_B), { suggestionId: id, action: "acknowledge" }), "NOT_FOUND");
+    await rejects(updateSuggestionState(deps, owner, { suggestionId: "nope", action: "acknowledge" }), "NOT_FOUND");
     assert.equal((await listSuggestions(deps, ctxOf(ORG_B))).length, 0);
     assert.equal((await listSuggestions(deps, ctxOf(ORG_A, "viewer"), { nodeId })).length, 1);
 
-    await rejects(changeSuggestionState(deps, owner, { suggestionId: id, action: "dismiss" }), "VALIDATION");
+    await rejects(updateSuggestionState(deps, owner, { suggestionId: id, action: "dismiss" }), "VALIDATION");
     await rejects(
-      changeSuggestionState(deps, owner, { suggestionId: id, action: "dismiss", reason: " " }),
+      updateSuggestionState(deps, owner, { suggestionId: id, action: "dismiss", reason: " " }),
       "VALIDATION",
     );
-    await rejects(changeSuggestionState(deps, owner, { suggestionId: id, action: "reopen" }), "CONFLICT");
-    const acked = await changeSuggestionState(deps, ctxOf(ORG_A, "admin"), { suggestionId: id, action: "acknowledge" });
+    await rejects(updateSuggestionState(deps, owner, { suggestionId: id, action: "reopen" }), "CONFLICT");
+    const acked = await updateSuggestionState(deps, ctxOf(ORG_A, "admin"), { suggestionId: id, action: "acknowledge" });
     assert.equal(acked.state, "acknowledged");
-    await rejects(changeSuggestionState(deps, owner, { suggestionId: id, action: "acknowledge" }), "CONFLICT");
-    const dismissed = await changeSuggestionState(deps, owner, {
+    await rejects(updateSuggestionState(deps, owner, { suggestionId: id, action: "acknowledge" }), "CONFLICT");
+    const dismissed = await updateSuggestionState(deps, owner, {
       suggestionId: id,
       action: "dismiss",
       reason: "127.0.0.77 is our own load balancer",
@@ -161,10 +161,10 @@ describe("tuning advisor services (PostgreSQL)", () => {
     await insertTraffic(db, nodeId, t0, t1, () => 200);
     await evaluateNodeAdvice(deps, { nodeId, now: t1 }, timing);
     assert.equal((await floodRows(nodeId))[0]!.state, "dismissed");
-    const reopened = await changeSuggestionState(deps, owner, { suggestionId: id, action: "reopen" });
+    const reopened = await updateSuggestionState(deps, owner, { suggestionId: id, action: "reopen" });
     assert.equal(reopened.state, "open");
     assert.equal(reopened.dismissReason, null);
-    const applied = await changeSuggestionState(deps, owner, { suggestionId: id, action: "apply" });
+    const applied = await updateSuggestionState(deps, owner, { suggestionId: id, action: "apply" });
     assert.equal(applied.state, "applied");
     assert.equal(applied.appliedBy, "operator");
     assert.equal(applied.appliedByUserId, owner.userId);
@@ -214,10 +214,10 @@ describe("tuning advisor services (PostgreSQL)", () => {
     const rows = await listNodeSuggestionRowsForEvaluation(db.prisma, nodeId);
     assert.equal(rows.length, 2);
     for (const row of rows) {
-      await rejects(changeSuggestionState(deps, ctxOf(ORG_A), { suggestionId: row.id, action: "apply" }), "CONFLICT");
+      await rejects(updateSuggestionState(deps, ctxOf(ORG_A), { suggestionId: row.id, action: "apply" }), "CONFLICT");
     }
     const explanation = rows.find((r) => r.kind === "explanation")!;
-    const closed = await changeSuggestionState(deps, ctxOf(ORG_A), { suggestionId: explanation.id, action: "close" });
+    const closed = await updateSuggestionState(deps, ctxOf(ORG_A), { suggestionId: explanation.id, action: "close" });
     assert.equal(closed.state, "closed");
   });
 
@@ -317,7 +317,7 @@ describe("tuning advisor services (PostgreSQL)", () => {
       await insertTraffic(db, nodeId, new Date(applyAt.getTime() - window), applyAt, (i) => 200 + 12 * Math.sin(i));
       await evaluateNodeAdvice(deps, { nodeId, now: applyAt }, { windowMinutes: 10, clearAfterMinutes: 30 });
       const [row] = await floodRows(nodeId);
-      await changeSuggestionState(deps, ctxOf(ORG_A), { suggestionId: row!.id, action: "apply" }, applyAt);
+      await updateSuggestionState(deps, ctxOf(ORG_A), { suggestionId: row!.id, action: "apply" }, applyAt);
       await insertTraffic(
         db,
         nodeId,
@@ -358,7 +358,7 @@ describe("tuning advisor services (PostgreSQL)", () => {
     await insertTraffic(db, nodeId, new Date(applyAt.getTime() - 10 * MIN), applyAt, () => 220);
     await evaluateNodeAdvice(deps, { nodeId, now: applyAt }, { windowMinutes: 10, clearAfterMinutes: 30 });
     const [row] = await floodRows(nodeId);
-    await changeSuggestionState(deps, ctxOf(ORG_A), { suggestionId: row!.id, action: "apply" }, applyAt);
+    await updateSuggestionState(deps, ctxOf(ORG_A), { suggestionId: row!.id, action: "apply" }, applyAt);
     await runAdvisorSweep(
       deps,
       { now: new Date(applyAt.getTime() + 10 * MIN) },

@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { writeBeaconSamples, type BeaconSampleRow } from "@rpcpulse/db";
 import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
-  addStatusComponent,
+  createStatusComponent,
   createStatusPage,
   getPublicStatusPage,
   listComponentCandidates,
@@ -111,10 +111,10 @@ describe("consensus client status components", () => {
     ]);
 
     const page = await createStatusPage(deps, ctx, { slug: "eth-watch", title: "Ethereum", isPublic: true });
-    const nodeComponent = await addStatusComponent(deps, ctx, { pageId: page.id, fields: { ref: `node:${node}` } });
-    const cl = await addStatusComponent(deps, ctx, { pageId: page.id, fields: { ref: `consensus_client:${node}` } });
+    const nodeComponent = await createStatusComponent(deps, ctx, { pageId: page.id, fields: { ref: `node:${node}` } });
+    const cl = await createStatusComponent(deps, ctx, { pageId: page.id, fields: { ref: `consensus_client:${node}` } });
     await assert.rejects(
-      addStatusComponent(deps, ctx, { pageId: page.id, fields: { ref: `consensus_client:${node}` } }),
+      createStatusComponent(deps, ctx, { pageId: page.id, fields: { ref: `consensus_client:${node}` } }),
       (e: { code?: string }) => e.code === "CONFLICT",
     );
 
@@ -210,11 +210,11 @@ describe("consensus client status components", () => {
     const hive = await createNode(ORG, "hive-1", "hive");
     const page = await createStatusPage(deps, ctx, { slug: "eth-watch-2", title: "Ethereum 2", isPublic: true });
     await assert.rejects(
-      addStatusComponent(deps, ctx, { pageId: page.id, fields: { ref: `consensus_client:${theirs}` } }),
+      createStatusComponent(deps, ctx, { pageId: page.id, fields: { ref: `consensus_client:${theirs}` } }),
       (e: { code?: string }) => e.code === "NOT_FOUND",
     );
     await assert.rejects(
-      addStatusComponent(deps, ctx, { pageId: page.id, fields: { ref: `consensus_client:${hive}` } }),
+      createStatusComponent(deps, ctx, { pageId: page.id, fields: { ref: `consensus_client:${hive}` } }),
       (e: { code?: string }) => e.code === "VALIDATION",
     );
     await writeBeaconSamples(db.pool, [{ nodeId: theirs, beacon: [reading(Date.now(), 0)] }]);

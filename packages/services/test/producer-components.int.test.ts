@@ -10,7 +10,7 @@ import { createSafeHttpClient } from "@rpcpulse/prober";
 import { ManualClock, startSimnet, type Simnet } from "@rpcpulse/simnet";
 import { findMissedBlocks } from "../src/producers/find-missed-blocks.js";
 import {
-  addStatusComponent,
+  createStatusComponent,
   createStatusPage,
   dayLevel,
   getPublicStatusPage,
@@ -20,7 +20,7 @@ import {
   producerDay,
   refreshStatusUptimeDays,
   registerProducer,
-  removeProducer,
+  deleteProducer,
   seedDemoStatusPage,
   seedDemoStatusProducers,
   type ServiceContext,
@@ -98,15 +98,15 @@ describe("producer components and exact misses", () => {
     const deps = { prisma: db.prisma, sql: db.pool };
     const page = await createStatusPage(deps, ctx, { slug: "witness-watch", title: "Witness", isPublic: true });
     await assert.rejects(
-      addStatusComponent(deps, ctx, { pageId: page.id, fields: { ref: `producer:${theirs.id}` } }),
+      createStatusComponent(deps, ctx, { pageId: page.id, fields: { ref: `producer:${theirs.id}` } }),
       /Producer not found/,
     );
-    const component = await addStatusComponent(deps, ctx, {
+    const component = await createStatusComponent(deps, ctx, {
       pageId: page.id,
       fields: { ref: `producer:${arcange.id}` },
     });
     await assert.rejects(
-      addStatusComponent(deps, ctx, { pageId: page.id, fields: { ref: `producer:${arcange.id}` } }),
+      createStatusComponent(deps, ctx, { pageId: page.id, fields: { ref: `producer:${arcange.id}` } }),
       /already lists it/,
     );
 
@@ -153,7 +153,7 @@ describe("producer components and exact misses", () => {
     );
 
     // Removing the witness removes its component (ON DELETE CASCADE).
-    await removeProducer({ sql: db.pool }, ctx, { id: arcange.id });
+    await deleteProducer({ sql: db.pool }, ctx, { id: arcange.id });
     assert.equal(await db.prisma.statusComponent.count({ where: { id: component.id } }), 0);
   });
 

@@ -10,7 +10,7 @@ import {
   listProducerViews,
   pollWitnesses,
   registerProducer,
-  removeProducer,
+  deleteProducer,
   type ServiceContext,
 } from "../src/index.js";
 
@@ -81,7 +81,7 @@ describe("pollWitnesses against simnet", () => {
     assert.equal(after.totalMissed, a.totalMissed, "the last good reading stays");
     assert.match(after.error ?? "", /503/);
 
-    await removeProducer({ sql: db.pool }, ctx, { id: arcange.id });
-    await assert.rejects(removeProducer({ sql: db.pool }, ctx, { id: arcange.id }), /not found/i);
+    await deleteProducer({ sql: db.pool }, ctx, { id: arcange.id });
+    await assert.rejects(deleteProducer({ sql: db.pool }, ctx, { id: arcange.id }), /not found/i);
   });
 });

@@ -8,18 +8,18 @@ import { after, before, describe, test } from "node:test";
 import { isAppError } from "@rpcpulse/config";
 import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
-  addStatusComponent,
-  addStatusGroup,
+  createStatusComponent,
+  createStatusGroup,
   createStatusPage,
-  editMaintenance,
-  editStatusComponent,
-  editStatusGroup,
+  updateMaintenance,
+  updateStatusComponent,
+  updateStatusGroup,
   enrollNode,
   getPublicStatusPage,
   getStatusPageForAdmin,
   listMaintenance,
-  removeStatusGroup,
-  scheduleMaintenance,
+  deleteStatusGroup,
+  createMaintenance,
   type ServiceContext,
 } from "../src/index.js";
 
@@ -69,7 +69,7 @@ describe("status pages edited in place (PostgreSQL)", () => {
       ["cB", b, ids.pageB, "bravo-one"],
     ] as const) {
       const nodeId = (await enrollNode(deps, ctx, node(name))).node.id;
-      ids[key] = (await addStatusComponent(deps, ctx, { pageId: page, fields: { ref: `node:${nodeId}` } })).id;
+      ids[key] = (await createStatusComponent(deps, ctx, { pageId: page, fields: { ref: `node:${nodeId}` } })).id;
     }
   });
 
@@ -84,7 +84,7 @@ describe("status pages edited in place (PostgreSQL)", () => {
 
   test("groups: appended last, renamed and moved in place with contiguous positions", async () => {
     for (const name of ["Witnesses", "Seeds", "APIs"]) {
-      ids[name] = (await addStatusGroup(deps, a, { pageId: ids.page!, fields: { name, position: "" } })).id;
+      ids[name] = (await createStatusGroup(deps, a, { pageId: ids.page!, fields: { name, position: "" } })).id;
     }
     assert.deepEqual(await groupOrder(), [
       { name: "Witnesses", position: 0 },
@@ -95,7 +95,7 @@ describe("status pages edited in place (PostgreSQL)", () => {
       [ids.c1!, "alpha-one", ids.Seeds!],
       [ids.c2!, "alpha-two", ids.APIs!],
     ] as const) {
-      await editStatusComponent(deps, a, { componentId, fields: { displayName, groupId } });
+      await updateStatusComponent(deps, a, { componentId, fields: { displayName, groupId } });
     }
     const first = await getPublicStatusPage(deps, { slug: "edit-alpha" });
     assert.deepEqual(
@@ -104,25 +104,25 @@ describe("status pages edited in place (PostgreSQL)", () => {
       "the public page shows non-empty groups in order",
     );
 
-    await editStatusGroup(deps, a, { groupId: ids.Seeds!, fields: { name: "  Seed nodes " } });
-    await editStatusGroup(deps, a, { groupId: ids.APIs!, fields: { move: "up" } });
+    await updateStatusGroup(deps, a, { groupId: ids.Seeds!, fields: { name: "  Seed nodes " } });
+    await updateStatusGroup(deps, a, { groupId: ids.APIs!, fields: { move: "up" } });
     assert.deepEqual(await groupOrder(), [
       { name: "Witnesses", position: 0 },
       { name: "APIs", position: 1 },
       { name: "Seed nodes", position: 2 },
     ]);
     // Moving the first group up (or the last down) changes nothing.
-    await editStatusGroup(deps, a, { groupId: ids.Witnesses!, fields: { move: "up" } });
-    await editStatusGroup(deps, a, { groupId: ids.Seeds!, fields: { move: "down" } });
-    await editStatusGroup(deps, a, { groupId: ids.Witnesses!, fields: { move: "down" } });
+    await updateStatusGroup(deps, a, { groupId: ids.Witnesses!, fields: { move: "up" } });
+    await updateStatusGroup(deps, a, { groupId: ids.Seeds!, fields: { move: "down" } });
+    await updateStatusGroup(deps, a, { groupId: ids.Witnesses!, fields: { move: "down" } });
     assert.deepEqual(await groupOrder(), [
       { name: "APIs", position: 0 },
       { name: "Witnesses", position: 1 },
       { name: "Seed nodes", position: 2 },
     ]);
     // A group added with an explicit tied position is renumbered by the next move.
-    ids.Tied = (await addStatusGroup(deps, a, { pageId: ids.page!, fields: { name: "Tied", position: 1 } })).id;
-    await editStatusGroup(deps, a, { groupId: ids.Tied!, fields: { move: "down" } });
+    ids.Tied = (await createStatusGroup(deps, a, { pageId: ids.page!, fields: { name: "Tied", position: 1 } })).id;
+    await updateStatusGroup(deps, a, { groupId: ids.Tied!, fields: { move: "down" } });
     const order = await groupOrder();
     assert.deepEqual(
       order.map((g) => g.position),
@@ -135,7 +135,7 @@ describe("status pages edited in place (PostgreSQL)", () => {
     // Concurrent moves are serialised per page: positions stay unique.
     await Promise.all(
       [ids.APIs!, ids.Tied!, ids.Seeds!, ids.Witnesses!].map((groupId, i) =>
-        editStatusGroup(deps, a, { groupId, fields: { move: i % 2 ? "up" : "down" } }),
+        updateStatusGroup(deps, a, { groupId, fields: { move: i % 2 ? "up" : "down" } }),
       ),
     );
     assert.deepEqual(
@@ -151,25 +151,25 @@ describe("status pages edited in place (PostgreSQL)", () => {
     );
 
     // Removing a group from the middle closes the gap.
-    const doomed = (await addStatusGroup(deps, a, { pageId: ids.page!, fields: { name: "Doomed" } })).id;
-    for (const move of ["up", "up"]) await editStatusGroup(deps, a, { groupId: doomed, fields: { move } });
+    const doomed = (await createStatusGroup(deps, a, { pageId: ids.page!, fields: { name: "Doomed" } })).id;
+    for (const move of ["up", "up"]) await updateStatusGroup(deps, a, { groupId: doomed, fields: { move } });
     assert.equal((await groupOrder())[2]?.name, "Doomed");
-    await removeStatusGroup(deps, a, { groupId: doomed });
+    await deleteStatusGroup(deps, a, { groupId: doomed });
     assert.deepEqual(
       (await groupOrder()).map((g) => g.position),
       [0, 1, 2, 3],
     );
 
-    await rejects(editStatusGroup(deps, a, { groupId: ids.Seeds!, fields: { name: " " } }), "VALIDATION", /name/);
-    await rejects(editStatusGroup(deps, a, { groupId: ids.Seeds!, fields: {} }), "VALIDATION", /name|move/);
-    await rejects(editStatusGroup(deps, a, { groupId: ids.Seeds!, fields: { move: "sideways" } }), "VALIDATION");
+    await rejects(updateStatusGroup(deps, a, { groupId: ids.Seeds!, fields: { name: " " } }), "VALIDATION", /name/);
+    await rejects(updateStatusGroup(deps, a, { groupId: ids.Seeds!, fields: {} }), "VALIDATION", /name|move/);
+    await rejects(updateStatusGroup(deps, a, { groupId: ids.Seeds!, fields: { move: "sideways" } }), "VALIDATION");
     await rejects(
-      editStatusGroup(deps, ctxOf(ORG_A, "viewer"), { groupId: ids.Seeds!, fields: { name: "x" } }),
+      updateStatusGroup(deps, ctxOf(ORG_A, "viewer"), { groupId: ids.Seeds!, fields: { name: "x" } }),
       "FORBIDDEN",
     );
-    await rejects(editStatusGroup(deps, b, { groupId: ids.Seeds!, fields: { name: "stolen" } }), "NOT_FOUND");
-    await rejects(editStatusGroup(deps, b, { groupId: ids.Seeds!, fields: { move: "up" } }), "NOT_FOUND");
-    await rejects(editStatusGroup(deps, a, { groupId: "not-a-uuid", fields: { name: "x" } }), "NOT_FOUND");
+    await rejects(updateStatusGroup(deps, b, { groupId: ids.Seeds!, fields: { name: "stolen" } }), "NOT_FOUND");
+    await rejects(updateStatusGroup(deps, b, { groupId: ids.Seeds!, fields: { move: "up" } }), "NOT_FOUND");
+    await rejects(updateStatusGroup(deps, a, { groupId: "not-a-uuid", fields: { name: "x" } }), "NOT_FOUND");
     assert.ok(
       (await groupOrder()).some((g) => g.name === "Seed nodes"),
       "org B changed nothing",
@@ -187,10 +187,10 @@ describe("status pages edited in place (PostgreSQL)", () => {
       ...extra,
     });
     ids.mw = (
-      await scheduleMaintenance(deps, a, { pageId: ids.page!, fields: window(now + 2 * HOUR, now + 3 * HOUR) })
+      await createMaintenance(deps, a, { pageId: ids.page!, fields: window(now + 2 * HOUR, now + 3 * HOUR) })
     ).id;
     ids.mwB = (
-      await scheduleMaintenance(deps, b, {
+      await createMaintenance(deps, b, {
         pageId: ids.pageB!,
         fields: window(now + 2 * HOUR, now + 3 * HOUR, { componentIds: [ids.cB!] }),
       })
@@ -199,7 +199,7 @@ describe("status pages edited in place (PostgreSQL)", () => {
     assert.equal(first.maintenance[0]?.title, "Upgrade");
     assert.equal(first.maintenance[0]?.active, false);
 
-    await editMaintenance(deps, a, {
+    await updateMaintenance(deps, a, {
       windowId: ids.mw!,
       fields: window(now - 60_000, now + HOUR, {
         title: "Upgrade to 1.28",
@@ -221,7 +221,7 @@ describe("status pages edited in place (PostgreSQL)", () => {
     assert.equal(later.components.find((c) => c.id === ids.c2)?.state, "maintenance");
 
     const edit = (fields: Record<string, unknown>, ctx = a, windowId = ids.mw!) =>
-      editMaintenance(deps, ctx, { windowId, fields });
+      updateMaintenance(deps, ctx, { windowId, fields });
     await rejects(edit(window(now + HOUR, now)), "VALIDATION", /The end must be after the start/);
     await rejects(edit(window(now, now + 31 * 24 * HOUR)), "VALIDATION", /At most 30 days/);
     await rejects(edit(window(now, now + HOUR, { title: "  " })), "VALIDATION", /A title is needed/);

@@ -7,7 +7,7 @@ import { after, before, describe, test } from "node:test";
 import { insertNodeSamples, refreshRollups } from "@rpcpulse/db";
 import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
-  addStatusComponent,
+  createStatusComponent,
   createStatusPage,
   enrollNode,
   getPublicStatusPage,
@@ -35,7 +35,7 @@ describe("status page: finality lag of node components", () => {
     });
     nodeId = enrolled.node.id;
     const page = await createStatusPage({ prisma: db.prisma }, ctx, { slug: "finality", title: "F", isPublic: true });
-    await addStatusComponent({ prisma: db.prisma }, ctx, {
+    await createStatusComponent({ prisma: db.prisma }, ctx, {
       pageId: page.id,
       fields: { ref: `node:${nodeId}`, displayName: "Execution API" },
     });

@@ -11,8 +11,8 @@ import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/
 import { closeQueues, createRedisConnection, type QueueTarget } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
 import {
-  addStatusComponent,
-  addStatusGroup,
+  createStatusComponent,
+  createStatusGroup,
   confirmStatusSubscription,
   createIncident,
   createStatusPage,
@@ -22,9 +22,9 @@ import {
   invalidateStatusSnapshots,
   isInMaintenance,
   openAutoIncident,
-  postIncidentUpdate,
+  createIncidentUpdate,
   resolveAutoIncident,
-  scheduleMaintenance,
+  createMaintenance,
   setCustomDomain,
   subscribeToStatusPage,
   unsubscribeFromStatusPage,
@@ -115,24 +115,24 @@ describe("status pages (PostgreSQL + Redis)", () => {
     await assert.rejects(createStatusPage(deps, a, { slug: "A!", title: "x" }));
     ids.page = (await createStatusPage(deps, a, { slug: "alpha", title: "Alpha witnesses", isPublic: true })).id;
     await rejects(createStatusPage(deps, ctxOf(ORG_B), { slug: "alpha", title: "taken" }), "CONFLICT");
-    ids.group = (await addStatusGroup(deps, a, { pageId: ids.page, fields: { name: "Witnesses" } })).id;
+    ids.group = (await createStatusGroup(deps, a, { pageId: ids.page, fields: { name: "Witnesses" } })).id;
     ids.cNode = (
-      await addStatusComponent(deps, a, { pageId: ids.page, fields: { ref: `node:${ids.a1}`, groupId: ids.group } })
+      await createStatusComponent(deps, a, { pageId: ids.page, fields: { ref: `node:${ids.a1}`, groupId: ids.group } })
     ).id;
     ids.cEp = (
-      await addStatusComponent(deps, a, {
+      await createStatusComponent(deps, a, {
         pageId: ids.page,
         fields: { ref: `endpoint:${ids.ep}`, displayName: "Community API" },
       })
     ).id;
-    await rejects(addStatusComponent(deps, a, { pageId: ids.page, fields: { ref: `node:${ids.a1}` } }), "CONFLICT");
+    await rejects(createStatusComponent(deps, a, { pageId: ids.page, fields: { ref: `node:${ids.a1}` } }), "CONFLICT");
     // Another organization's node, or a page of another organization: NOT_FOUND.
-    await rejects(addStatusComponent(deps, a, { pageId: ids.page, fields: { ref: `node:${ids.b1}` } }), "NOT_FOUND");
+    await rejects(createStatusComponent(deps, a, { pageId: ids.page, fields: { ref: `node:${ids.b1}` } }), "NOT_FOUND");
     await rejects(
-      addStatusComponent(deps, ctxOf(ORG_B), { pageId: ids.page, fields: { ref: `node:${ids.b1}` } }),
+      createStatusComponent(deps, ctxOf(ORG_B), { pageId: ids.page, fields: { ref: `node:${ids.b1}` } }),
       "NOT_FOUND",
     );
-    await rejects(addStatusGroup(deps, ctxOf(ORG_B), { pageId: ids.page, fields: { name: "x" } }), "NOT_FOUND");
+    await rejects(createStatusGroup(deps, ctxOf(ORG_B), { pageId: ids.page, fields: { name: "x" } }), "NOT_FOUND");
     ids.draft = (await createStatusPage(deps, a, { slug: "alpha-draft", title: "Draft" })).id;
     await rejects(getPublicStatusPage(deps, { slug: "alpha-draft" }, { fresh: true }), "NOT_FOUND");
   });
@@ -296,7 +296,7 @@ describe("status pages (PostgreSQL + Redis)", () => {
     const a = ctxOf(ORG_A);
     const now = Date.now();
     await assert.rejects(
-      scheduleMaintenance(deps, a, {
+      createMaintenance(deps, a, {
         pageId: ids.page!,
         fields: {
           title: "x",
@@ -307,7 +307,7 @@ describe("status pages (PostgreSQL + Redis)", () => {
       }),
       /The end must be after the start/,
     );
-    await scheduleMaintenance(deps, a, {
+    await createMaintenance(deps, a, {
       pageId: ids.page!,
       fields: {
         title: "Upgrade to 1.28",
@@ -409,7 +409,7 @@ describe("status pages (PostgreSQL + Redis)", () => {
     assert.match(payload, /List-Unsubscribe-Post/);
     const unsub = /unsubscribe\?token=([A-Za-z0-9_-]+)/.exec(payload)?.[1];
     assert.ok(unsub);
-    await postIncidentUpdate(notify, ctxOf(ORG_A), {
+    await createIncidentUpdate(notify, ctxOf(ORG_A), {
       incidentId: incident.id,
       fields: { status: "resolved", body: "Fixed." },
     });

@@ -7,7 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { recordValidatorReading, type ValidatorReading } from "@rpcpulse/db";
 import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
-  addStatusComponent,
+  createStatusComponent,
   createStatusPage,
   getPublicStatusPage,
   listComponentCandidates,
@@ -79,7 +79,7 @@ describe("validator status components", () => {
       [`${STASH} · validator (Polkadot)`],
     );
     const page = await createStatusPage(deps, ctx, { slug: "validator-watch", title: "Validator", isPublic: true });
-    const component = await addStatusComponent(deps, ctx, {
+    const component = await createStatusComponent(deps, ctx, {
       pageId: page.id,
       fields: { ref: `producer:${validator.id}` },
     });

@@ -120,7 +120,7 @@ const TO: Record<SuggestionAction, SuggestionStateValue> = {
  * apply is for "change" suggestions only: explanations have nothing to apply and obsolete settings
  * close by themselves once the agent no longer sees the line. Another organization's id is NOT_FOUND.
  */
-export async function changeSuggestionState(
+export async function updateSuggestionState(
   deps: ServiceDeps,
   ctx: ServiceContext,
   input: ChangeSuggestionInput,

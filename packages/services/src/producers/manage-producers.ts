@@ -1,7 +1,7 @@
 import { AppError } from "@rpcpulse/config";
 import {
   countProducers,
-  deleteProducer,
+  deleteProducer as deleteProducerRow,
   insertProducer,
   listNodesAroundMiss,
   listProducerMisses,
@@ -151,10 +151,10 @@ export async function registerProducer(
   return view;
 }
 
-export async function removeProducer(deps: ProducerDeps, ctx: ServiceContext, input: { id: string }): Promise<void> {
+export async function deleteProducer(deps: ProducerDeps, ctx: ServiceContext, input: { id: string }): Promise<void> {
   requireRole(ctx, "admin");
   const id = z.string().uuid().safeParse(input.id);
-  if (!id.success || !(await deleteProducer(deps.sql, { organizationId: ctx.organizationId, id: id.data }))) {
+  if (!id.success || !(await deleteProducerRow(deps.sql, { organizationId: ctx.organizationId, id: id.data }))) {
     throw new AppError("NOT_FOUND", "Producer not found.");
   }
 }

@@ -10,7 +10,9 @@ import {
   type SqlClient,
 } from "@rpcpulse/db";
 import type { ServiceContext } from "../context.js";
-import { addStatusComponent, addStatusGroup, createStatusPage } from "./manage-status-pages.js";
+import { createStatusComponent } from "./pages/create-status-component.js";
+import { createStatusGroup } from "./pages/create-status-group.js";
+import { createStatusPage } from "./pages/create-status-page.js";
 
 export const DEMO_STATUS_SLUG = "demo";
 
@@ -41,7 +43,7 @@ export async function seedDemoStatusPage(
   }
   const groupId = async (name: string, position: number) =>
     page.groups.find((g) => g.name === name)?.id ??
-    (await addStatusGroup(deps, ctx, { pageId: page.id, fields: { name, position } })).id;
+    (await createStatusGroup(deps, ctx, { pageId: page.id, fields: { name, position } })).id;
   const nodesGroup = await groupId("Nodes", 0);
   const endpointsGroup = await groupId("Public endpoints", 1);
   const listed = new Set(page.components.map((c) => c.nodeId ?? c.endpointId));
@@ -49,7 +51,7 @@ export async function seedDemoStatusPage(
   const nodes = await listOrganizationNodeRows(deps.prisma, ctx.organizationId);
   for (const [i, n] of nodes.entries()) {
     if (listed.has(n.id)) continue;
-    await addStatusComponent(deps, ctx, {
+    await createStatusComponent(deps, ctx, {
       pageId: page.id,
       fields: { ref: `node:${n.id}`, displayName: n.name, groupId: nodesGroup, position: i },
     });
@@ -58,7 +60,7 @@ export async function seedDemoStatusPage(
   const endpoints = await listListableEndpoints(deps.prisma, { limit: input.endpoints ?? 4 });
   for (const [i, e] of endpoints.entries()) {
     if (listed.has(e.id)) continue;
-    await addStatusComponent(deps, ctx, {
+    await createStatusComponent(deps, ctx, {
       pageId: page.id,
       fields: { ref: `endpoint:${e.id}`, displayName: e.name, groupId: endpointsGroup, position: i },
     });
@@ -84,13 +86,13 @@ export async function seedDemoStatusProducers(
   const name = "Block producers";
   const groupId =
     page.groups.find((g) => g.name === name)?.id ??
-    (await addStatusGroup(deps, ctx, { pageId: page.id, fields: { name, position: 2 } })).id;
+    (await createStatusGroup(deps, ctx, { pageId: page.id, fields: { name, position: 2 } })).id;
   const listed = new Set(page.components.map((c) => c.producerId));
   let added = 0;
   const producers = await listProducerStatuses(deps.sql, { organizationIds: [ctx.organizationId] });
   for (const [i, p] of producers.entries()) {
     if (listed.has(p.id)) continue;
-    await addStatusComponent(deps, ctx, {
+    await createStatusComponent(deps, ctx, {
       pageId: page.id,
       fields: { ref: `producer:${p.id}`, displayName: `@${p.account} (${p.network})`, groupId, position: i },
     });

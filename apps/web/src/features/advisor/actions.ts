@@ -1,5 +1,5 @@
 "use server";
-import { changeSuggestionState, SUGGESTION_ACTIONS } from "@rpcpulse/services";
+import { updateSuggestionState, SUGGESTION_ACTIONS } from "@rpcpulse/services";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { formValues, runFormAction, type FormState } from "@/server/action.js";
@@ -22,11 +22,11 @@ const DONE: Record<(typeof SUGGESTION_ACTIONS)[number], string> = {
 };
 
 /** Lifecycle action on one suggestion (admins and owners; the service checks the role). */
-export async function changeSuggestionAction(_prev: FormState, formData: FormData): Promise<FormState> {
+export async function updateSuggestionAction(_prev: FormState, formData: FormData): Promise<FormState> {
   return runFormAction(async () => {
     const input = Input.parse(formValues(formData));
     const { ctx } = await requireOrgContext(input.slug);
-    await changeSuggestionState({ prisma: getRuntime().prisma }, ctx, {
+    await updateSuggestionState({ prisma: getRuntime().prisma }, ctx, {
       suggestionId: input.suggestionId,
       action: input.action,
       ...(input.reason !== undefined && input.reason.trim() !== "" ? { reason: input.reason } : {}),

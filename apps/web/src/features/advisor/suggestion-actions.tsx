@@ -3,7 +3,7 @@ import { useActionState, useState } from "react";
 import { FormNotice } from "@/components/form-notice.js";
 import { SubmitButton } from "@/components/submit-button.js";
 import { IDLE } from "@/server/form-state.js";
-import { changeSuggestionAction } from "./actions.js";
+import { updateSuggestionAction } from "./actions.js";
 
 type Action = "acknowledge" | "apply" | "dismiss" | "close" | "reopen";
 
@@ -17,7 +17,7 @@ const LABEL: Record<Action, string> = {
 
 /** The lifecycle buttons an admin sees on a suggestion; dismiss asks for a reason first. */
 export function SuggestionActions(props: { slug: string; suggestionId: string; title: string; actions: Action[] }) {
-  const [state, action] = useActionState(changeSuggestionAction, IDLE);
+  const [state, action] = useActionState(updateSuggestionAction, IDLE);
   const [dismissing, setDismissing] = useState(false);
   if (props.actions.length === 0) return null;
   return (

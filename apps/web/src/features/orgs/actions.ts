@@ -87,7 +87,7 @@ export async function updateMemberRoleAction(_prev: FormState, formData: FormDat
   });
 }
 
-export async function removeMemberAction(_prev: FormState, formData: FormData): Promise<FormState> {
+export async function deleteMemberAction(_prev: FormState, formData: FormData): Promise<FormState> {
   return runFormAction(async () => {
     const input = z.object({ slug: Slug, memberId: z.string() }).parse(formValues(formData));
     const { ctx } = await requireOrgContext(input.slug);

@@ -1,7 +1,7 @@
 "use client";
 import { useActionState } from "react";
 import { IDLE } from "@/server/form-state.js";
-import { removeMemberAction, updateMemberRoleAction, cancelInvitationAction } from "./actions.js";
+import { deleteMemberAction, updateMemberRoleAction, cancelInvitationAction } from "./actions.js";
 
 export function MemberActions(props: {
   slug: string;
@@ -11,7 +11,7 @@ export function MemberActions(props: {
   canSetOwner: boolean;
 }) {
   const [roleState, roleAction] = useActionState(updateMemberRoleAction, IDLE);
-  const [removeState, removeAction] = useActionState(removeMemberAction, IDLE);
+  const [removeState, removeAction] = useActionState(deleteMemberAction, IDLE);
   const error = [roleState, removeState].find((s) => s.status === "error")?.message;
   return (
     <>

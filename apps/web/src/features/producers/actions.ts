@@ -1,6 +1,6 @@
 "use server";
 import { isAppError } from "@rpcpulse/config";
-import { registerProducer, removeProducer } from "@rpcpulse/services";
+import { registerProducer, deleteProducer } from "@rpcpulse/services";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";
@@ -36,10 +36,10 @@ export async function registerProducerAction(formData: FormData): Promise<void> 
   redirect(fleetUrl(slug, error, VALIDATOR_NETWORKS.has(network) ? "validators" : "producers"));
 }
 
-export async function removeProducerAction(formData: FormData): Promise<void> {
+export async function deleteProducerAction(formData: FormData): Promise<void> {
   const slug = Slug.parse(formData.get("slug"));
   const { ctx } = await requireOrgContext(slug);
-  await removeProducer({ sql: getRuntime().sql }, ctx, { id: String(formData.get("id") ?? "") });
+  await deleteProducer({ sql: getRuntime().sql }, ctx, { id: String(formData.get("id") ?? "") });
   revalidatePath(`/app/o/${slug}`);
   redirect(fleetUrl(slug));
 }

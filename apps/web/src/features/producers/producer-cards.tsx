@@ -1,6 +1,6 @@
 import { formatAgo, formatClock, formatDuration } from "@/lib/format.js";
 import type { ProducerView } from "@rpcpulse/services";
-import { registerProducerAction, removeProducerAction } from "./actions.js";
+import { registerProducerAction, deleteProducerAction } from "./actions.js";
 import { ProducerAdvice } from "./producer-advice.js";
 
 /** The fleet page's witness cards: one per registered producer, and the register form for admins. */
@@ -108,7 +108,7 @@ function ProducerCard(props: { p: ProducerView; slug: string; canManage: boolean
       ) : null}
       <HistoryChart zone={zone} history={p.history} label={`Misses per hour and feed age over 24 h for ${p.account}`} />
       {canManage ? (
-        <form action={removeProducerAction}>
+        <form action={deleteProducerAction}>
           <input type="hidden" name="slug" value={slug} />
           <input type="hidden" name="id" value={p.id} />
           <button type="submit" className="secondary small">

@@ -1,6 +1,6 @@
 import { formatAgo, formatClock } from "@/lib/format.js";
 import type { ValidatorView } from "@rpcpulse/services";
-import { registerProducerAction, removeProducerAction } from "./actions.js";
+import { registerProducerAction, deleteProducerAction } from "./actions.js";
 import { ProducerAdvice } from "./producer-advice.js";
 
 /** The fleet page's validator cards (Polkadot/Kusama stashes) beside the witness cards, and their register form. */
@@ -127,7 +127,7 @@ function ValidatorCard({
         label={`Era points against the set's median over 24 h for ${v.account}`}
       />
       {canManage ? (
-        <form action={removeProducerAction}>
+        <form action={deleteProducerAction}>
           <input type="hidden" name="slug" value={slug} />
           <input type="hidden" name="id" value={v.id} />
           <button type="submit" className="secondary small">

@@ -1,23 +1,23 @@
 "use server";
 import { AppError } from "@rpcpulse/config";
 import {
-  addStatusComponent,
-  addStatusGroup,
-  cancelMaintenance,
+  createStatusComponent,
+  createStatusGroup,
+  deleteMaintenance,
   createIncident,
   createStatusPage,
-  editIncident,
-  editMaintenance,
-  editStatusComponent,
-  editStatusGroup,
-  editStatusPage,
-  postIncidentUpdate,
-  removeIncident,
-  removeStatusComponent,
-  removeStatusGroup,
-  removeStatusPage,
-  removeSubscriber,
-  scheduleMaintenance,
+  updateIncident,
+  updateMaintenance,
+  updateStatusComponent,
+  updateStatusGroup,
+  updateStatusPage,
+  createIncidentUpdate,
+  deleteIncident,
+  deleteStatusComponent,
+  deleteStatusGroup,
+  deleteStatusPage,
+  deleteSubscriber,
+  createMaintenance,
   setCustomDomain,
   verifyCustomDomain,
 } from "@rpcpulse/services";
@@ -102,12 +102,12 @@ export async function createStatusPageAction(_prev: FormState, formData: FormDat
   return result;
 }
 
-export async function editStatusPageAction(_prev: FormState, formData: FormData): Promise<FormState> {
+export async function updateStatusPageAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const v = values(formData);
   return act(async () => {
     const ctx = await context(v);
     const pageId = Id.parse(str(v, "pageId"));
-    await editStatusPage(getStatusReadDeps(), ctx, { pageId, fields: v });
+    await updateStatusPage(getStatusReadDeps(), ctx, { pageId, fields: v });
     refresh(ctx.organizationSlug, pageId);
     return { status: "ok", message: "Saved." };
   });
@@ -118,7 +118,7 @@ export async function deleteStatusPageAction(_prev: FormState, formData: FormDat
   let target = "";
   const result = await act(async () => {
     const ctx = await context(v);
-    await removeStatusPage(getStatusReadDeps(), ctx, { pageId: Id.parse(str(v, "pageId")) });
+    await deleteStatusPage(getStatusReadDeps(), ctx, { pageId: Id.parse(str(v, "pageId")) });
     target = `/app/o/${ctx.organizationSlug}/status-pages`;
     return { status: "ok", message: "Deleted." };
   });
@@ -150,23 +150,23 @@ export async function verifyDomainAction(_prev: FormState, formData: FormData): 
   });
 }
 
-export async function addGroupAction(_prev: FormState, formData: FormData): Promise<FormState> {
+export async function createGroupAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const v = values(formData);
   return act(async () => {
     const ctx = await context(v);
     const pageId = Id.parse(str(v, "pageId"));
-    await addStatusGroup(getStatusReadDeps(), ctx, { pageId, fields: v });
+    await createStatusGroup(getStatusReadDeps(), ctx, { pageId, fields: v });
     refresh(ctx.organizationSlug, pageId);
     return { status: "ok", message: "Group added." };
   });
 }
 
 /** Rename a group, or move it one place (a hidden `move` of "up" or "down"). */
-export async function editGroupAction(_prev: FormState, formData: FormData): Promise<FormState> {
+export async function updateGroupAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const v = values(formData);
   return act(async () => {
     const ctx = await context(v);
-    await editStatusGroup(getStatusReadDeps(), ctx, { groupId: Id.parse(str(v, "groupId")), fields: v });
+    await updateStatusGroup(getStatusReadDeps(), ctx, { groupId: Id.parse(str(v, "groupId")), fields: v });
     refresh(ctx.organizationSlug, str(v, "pageId"));
     return { status: "ok", message: str(v, "move") ? "Moved." : "Renamed." };
   });
@@ -176,28 +176,28 @@ export async function deleteGroupAction(_prev: FormState, formData: FormData): P
   const v = values(formData);
   return act(async () => {
     const ctx = await context(v);
-    await removeStatusGroup(getStatusReadDeps(), ctx, { groupId: Id.parse(str(v, "groupId")) });
+    await deleteStatusGroup(getStatusReadDeps(), ctx, { groupId: Id.parse(str(v, "groupId")) });
     refresh(ctx.organizationSlug, str(v, "pageId"));
     return { status: "ok", message: "Group removed." };
   });
 }
 
-export async function addComponentAction(_prev: FormState, formData: FormData): Promise<FormState> {
+export async function createComponentAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const v = values(formData);
   return act(async () => {
     const ctx = await context(v);
     const pageId = Id.parse(str(v, "pageId"));
-    await addStatusComponent(getStatusReadDeps(), ctx, { pageId, fields: v });
+    await createStatusComponent(getStatusReadDeps(), ctx, { pageId, fields: v });
     refresh(ctx.organizationSlug, pageId);
     return { status: "ok", message: "Component added." };
   });
 }
 
-export async function editComponentAction(_prev: FormState, formData: FormData): Promise<FormState> {
+export async function updateComponentAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const v = values(formData);
   return act(async () => {
     const ctx = await context(v);
-    await editStatusComponent(getStatusReadDeps(), ctx, { componentId: Id.parse(str(v, "componentId")), fields: v });
+    await updateStatusComponent(getStatusReadDeps(), ctx, { componentId: Id.parse(str(v, "componentId")), fields: v });
     refresh(ctx.organizationSlug, str(v, "pageId"));
     return { status: "ok", message: "Saved." };
   });
@@ -207,7 +207,7 @@ export async function deleteComponentAction(_prev: FormState, formData: FormData
   const v = values(formData);
   return act(async () => {
     const ctx = await context(v);
-    await removeStatusComponent(getStatusReadDeps(), ctx, { componentId: Id.parse(str(v, "componentId")) });
+    await deleteStatusComponent(getStatusReadDeps(), ctx, { componentId: Id.parse(str(v, "componentId")) });
     refresh(ctx.organizationSlug, str(v, "pageId"));
     return { status: "ok", message: "Component removed." };
   });
@@ -229,18 +229,18 @@ export async function postIncidentUpdateAction(_prev: FormState, formData: FormD
   return act(async () => {
     const ctx = await context(v);
     const incidentId = Id.parse(str(v, "incidentId"));
-    await postIncidentUpdate(getStatusIncidentDeps(), ctx, { incidentId, fields: v });
+    await createIncidentUpdate(getStatusIncidentDeps(), ctx, { incidentId, fields: v });
     refresh(ctx.organizationSlug, str(v, "pageId"));
     revalidatePath(`/app/o/${ctx.organizationSlug}/status-pages/${str(v, "pageId")}/incidents/${incidentId}`);
     return { status: "ok", message: "Update posted." };
   });
 }
 
-export async function editIncidentAction(_prev: FormState, formData: FormData): Promise<FormState> {
+export async function updateIncidentAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const v = values(formData);
   return act(async () => {
     const ctx = await context(v);
-    await editIncident(getStatusReadDeps(), ctx, { incidentId: Id.parse(str(v, "incidentId")), fields: v });
+    await updateIncident(getStatusReadDeps(), ctx, { incidentId: Id.parse(str(v, "incidentId")), fields: v });
     refresh(ctx.organizationSlug, str(v, "pageId"));
     return { status: "ok", message: "Saved." };
   });
@@ -251,7 +251,7 @@ export async function deleteIncidentAction(_prev: FormState, formData: FormData)
   let target = "";
   const result = await act(async () => {
     const ctx = await context(v);
-    await removeIncident(getStatusReadDeps(), ctx, { incidentId: Id.parse(str(v, "incidentId")) });
+    await deleteIncident(getStatusReadDeps(), ctx, { incidentId: Id.parse(str(v, "incidentId")) });
     target = `/app/o/${ctx.organizationSlug}/status-pages/${Id.parse(str(v, "pageId"))}`;
     return { status: "ok", message: "Deleted." };
   });
@@ -264,18 +264,18 @@ export async function scheduleMaintenanceAction(_prev: FormState, formData: Form
   return act(async () => {
     const ctx = await context(v);
     const pageId = Id.parse(str(v, "pageId"));
-    await scheduleMaintenance(getStatusReadDeps(), ctx, { pageId, fields: maintenanceFields(v) });
+    await createMaintenance(getStatusReadDeps(), ctx, { pageId, fields: maintenanceFields(v) });
     refresh(ctx.organizationSlug, pageId);
     return { status: "ok", message: "Maintenance scheduled." };
   });
 }
 
-export async function editMaintenanceAction(_prev: FormState, formData: FormData): Promise<FormState> {
+export async function updateMaintenanceAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const v = values(formData);
   return act(async () => {
     const ctx = await context(v);
     const windowId = Id.parse(str(v, "windowId"));
-    await editMaintenance(getStatusReadDeps(), ctx, { windowId, fields: maintenanceFields(v) });
+    await updateMaintenance(getStatusReadDeps(), ctx, { windowId, fields: maintenanceFields(v) });
     refresh(ctx.organizationSlug, str(v, "pageId"));
     return { status: "ok", message: "Maintenance saved." };
   });
@@ -285,17 +285,17 @@ export async function cancelMaintenanceAction(_prev: FormState, formData: FormDa
   const v = values(formData);
   return act(async () => {
     const ctx = await context(v);
-    await cancelMaintenance(getStatusReadDeps(), ctx, { windowId: Id.parse(str(v, "windowId")) });
+    await deleteMaintenance(getStatusReadDeps(), ctx, { windowId: Id.parse(str(v, "windowId")) });
     refresh(ctx.organizationSlug, str(v, "pageId"));
     return { status: "ok", message: "Maintenance cancelled." };
   });
 }
 
-export async function removeSubscriberAction(_prev: FormState, formData: FormData): Promise<FormState> {
+export async function deleteSubscriberAction(_prev: FormState, formData: FormData): Promise<FormState> {
   const v = values(formData);
   return act(async () => {
     const ctx = await context(v);
-    await removeSubscriber(getStatusReadDeps(), ctx, { subscriberId: Id.parse(str(v, "subscriberId")) });
+    await deleteSubscriber(getStatusReadDeps(), ctx, { subscriberId: Id.parse(str(v, "subscriberId")) });
     refresh(ctx.organizationSlug, str(v, "pageId"));
     return { status: "ok", message: "Subscriber removed." };
   });

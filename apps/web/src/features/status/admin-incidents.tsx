@@ -5,8 +5,8 @@ import { ActionForm } from "./action-form.js";
 import {
   cancelMaintenanceAction,
   createIncidentAction,
-  editMaintenanceAction,
-  removeSubscriberAction,
+  updateMaintenanceAction,
+  deleteSubscriberAction,
   scheduleMaintenanceAction,
 } from "./actions.js";
 import { IncidentLink } from "./admin-sections.js";
@@ -190,7 +190,7 @@ export function MaintenanceSection(props: {
                 <details>
                   <summary>Edit</summary>
                   <ActionForm
-                    action={editMaintenanceAction}
+                    action={updateMaintenanceAction}
                     hidden={{ ...props.ids, windowId: m.id }}
                     submit="Save maintenance"
                   >
@@ -244,7 +244,7 @@ export function SubscribersSection(props: {
           {props.canEdit ? (
             <td className="actions">
               <ActionForm
-                action={removeSubscriberAction}
+                action={deleteSubscriberAction}
                 hidden={{ ...props.ids, subscriberId: s.id }}
                 submit="Remove"
                 danger

@@ -3,13 +3,13 @@ import type { StatusPageTree } from "@rpcpulse/db";
 import { Field } from "@/components/field.js";
 import { ActionForm } from "./action-form.js";
 import {
-  addComponentAction,
-  addGroupAction,
+  createComponentAction,
+  createGroupAction,
   deleteComponentAction,
   deleteGroupAction,
-  editComponentAction,
-  editGroupAction,
-  editStatusPageAction,
+  updateComponentAction,
+  updateGroupAction,
+  updateStatusPageAction,
   setDomainAction,
   verifyDomainAction,
 } from "./actions.js";
@@ -21,7 +21,7 @@ type Ids = { orgSlug: string; pageId: string };
 export function PageSettingsForm(props: { page: Page; ids: Ids }) {
   const { page } = props;
   return (
-    <ActionForm action={editStatusPageAction} hidden={props.ids} submit="Save page" testId="edit-status-page">
+    <ActionForm action={updateStatusPageAction} hidden={props.ids} submit="Save page" testId="edit-status-page">
       <Field scope="page" name="title" label="Title" required maxLength={120} defaultValue={page.title} />
       <div className="field">
         <label htmlFor="f-edit-slug">Slug</label>
@@ -113,7 +113,7 @@ export function GroupsSection(props: { page: Page; ids: Ids; canEdit: boolean })
                 <details>
                   <summary>Rename</summary>
                   <ActionForm
-                    action={editGroupAction}
+                    action={updateGroupAction}
                     hidden={{ ...props.ids, groupId: g.id }}
                     submit="Save name"
                     className="sp-inline-form"
@@ -141,7 +141,7 @@ export function GroupsSection(props: { page: Page; ids: Ids; canEdit: boolean })
         ))}
       </ul>
       {props.canEdit ? (
-        <ActionForm action={addGroupAction} hidden={props.ids} submit="Add group" className="sp-inline-form">
+        <ActionForm action={createGroupAction} hidden={props.ids} submit="Add group" className="sp-inline-form">
           <Field
             scope="group-new"
             name="name"
@@ -160,7 +160,7 @@ export function GroupsSection(props: { page: Page; ids: Ids; canEdit: boolean })
 function MoveGroupForm(props: { ids: Ids; groupId: string; move: "up" | "down" }) {
   return (
     <ActionForm
-      action={editGroupAction}
+      action={updateGroupAction}
       hidden={{ ...props.ids, groupId: props.groupId, move: props.move }}
       submit={props.move === "up" ? "Move up" : "Move down"}
       className="sp-inline-form"
@@ -235,7 +235,7 @@ export function ComponentsSection(props: {
             {props.canEdit ? (
               <div className="sp-inline-form">
                 <ActionForm
-                  action={editComponentAction}
+                  action={updateComponentAction}
                   hidden={{ ...props.ids, componentId: c.id }}
                   submit="Save"
                   className="sp-inline-form"
@@ -281,7 +281,7 @@ export function ComponentsSection(props: {
       </ul>
       {props.canEdit ? (
         <ActionForm
-          action={addComponentAction}
+          action={createComponentAction}
           hidden={props.ids}
           submit="Add component"
           className="sp-inline-form"

@@ -1,4 +1,4 @@
-import { editIncident, getIncident, removeIncident } from "@rpcpulse/services";
+import { updateIncident, getIncident, deleteIncident } from "@rpcpulse/services";
 import { z } from "zod";
 import { getStatusReadDeps } from "@/features/status/status-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
@@ -16,13 +16,13 @@ export const GET = withRoute<Params>(async (request, params) => {
 export const PATCH = withRoute<Params>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
   const fields = await readJsonBody(request, z.record(z.string(), z.unknown()));
-  await editIncident(getStatusReadDeps(), ctx, { incidentId: params.incidentId, fields });
+  await updateIncident(getStatusReadDeps(), ctx, { incidentId: params.incidentId, fields });
   return { body: { ok: true } };
 });
 
 /** DELETE /api/orgs/:orgId/incidents/:incidentId (admin, write key). */
 export const DELETE = withRoute<Params>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
-  await removeIncident(getStatusReadDeps(), ctx, { incidentId: params.incidentId });
+  await deleteIncident(getStatusReadDeps(), ctx, { incidentId: params.incidentId });
   return { body: { ok: true } };
 });

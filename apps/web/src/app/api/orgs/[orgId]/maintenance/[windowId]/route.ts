@@ -1,4 +1,4 @@
-import { cancelMaintenance, editMaintenance } from "@rpcpulse/services";
+import { deleteMaintenance, updateMaintenance } from "@rpcpulse/services";
 import { z } from "zod";
 import { getStatusReadDeps } from "@/features/status/status-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
@@ -10,13 +10,13 @@ type Params = { orgId: string; windowId: string };
 export const PATCH = withRoute<Params>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
   const fields = await readJsonBody(request, z.record(z.string(), z.unknown()));
-  await editMaintenance(getStatusReadDeps(), ctx, { windowId: params.windowId, fields });
+  await updateMaintenance(getStatusReadDeps(), ctx, { windowId: params.windowId, fields });
   return { body: { ok: true } };
 });
 
 /** DELETE /api/orgs/:orgId/maintenance/:windowId: cancel the window (admin). */
 export const DELETE = withRoute<Params>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
-  await cancelMaintenance(getStatusReadDeps(), ctx, { windowId: params.windowId });
+  await deleteMaintenance(getStatusReadDeps(), ctx, { windowId: params.windowId });
   return { body: { ok: true } };
 });

@@ -1,4 +1,4 @@
-import { removeProducer } from "@rpcpulse/services";
+import { deleteProducer } from "@rpcpulse/services";
 import { requireApiOrgContext, withRoute } from "@/server/http.js";
 import { getRuntime } from "@/server/runtime.js";
 
@@ -7,6 +7,6 @@ export const dynamic = "force-dynamic";
 /** DELETE /api/orgs/:orgId/producers/:producerId (admin): stop watching a witness account or validator stash (its history goes too). */
 export const DELETE = withRoute<{ orgId: string; producerId: string }>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
-  await removeProducer({ sql: getRuntime().sql }, ctx, { id: params.producerId });
+  await deleteProducer({ sql: getRuntime().sql }, ctx, { id: params.producerId });
   return { body: { removed: params.producerId } };
 });

@@ -1,4 +1,4 @@
-import { editStatusComponent, removeStatusComponent } from "@rpcpulse/services";
+import { updateStatusComponent, deleteStatusComponent } from "@rpcpulse/services";
 import { z } from "zod";
 import { getStatusReadDeps } from "@/features/status/status-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
@@ -10,13 +10,13 @@ type Params = { orgId: string; componentId: string };
 export const PATCH = withRoute<Params>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
   const fields = await readJsonBody(request, z.record(z.string(), z.unknown()));
-  await editStatusComponent(getStatusReadDeps(), ctx, { componentId: params.componentId, fields });
+  await updateStatusComponent(getStatusReadDeps(), ctx, { componentId: params.componentId, fields });
   return { body: { ok: true } };
 });
 
 /** DELETE /api/orgs/:orgId/status-components/:componentId (admin, write key). */
 export const DELETE = withRoute<Params>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
-  await removeStatusComponent(getStatusReadDeps(), ctx, { componentId: params.componentId });
+  await deleteStatusComponent(getStatusReadDeps(), ctx, { componentId: params.componentId });
   return { body: { ok: true } };
 });

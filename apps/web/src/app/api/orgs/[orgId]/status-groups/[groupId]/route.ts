@@ -1,4 +1,4 @@
-import { editStatusGroup, removeStatusGroup } from "@rpcpulse/services";
+import { updateStatusGroup, deleteStatusGroup } from "@rpcpulse/services";
 import { z } from "zod";
 import { getStatusReadDeps } from "@/features/status/status-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
@@ -10,13 +10,13 @@ type Params = { orgId: string; groupId: string };
 export const PATCH = withRoute<Params>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
   const fields = await readJsonBody(request, z.record(z.string(), z.unknown()));
-  await editStatusGroup(getStatusReadDeps(), ctx, { groupId: params.groupId, fields });
+  await updateStatusGroup(getStatusReadDeps(), ctx, { groupId: params.groupId, fields });
   return { body: { ok: true } };
 });
 
 /** DELETE /api/orgs/:orgId/status-groups/:groupId (admin); its components stay, ungrouped. */
 export const DELETE = withRoute<Params>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
-  await removeStatusGroup(getStatusReadDeps(), ctx, { groupId: params.groupId });
+  await deleteStatusGroup(getStatusReadDeps(), ctx, { groupId: params.groupId });
   return { body: { ok: true } };
 });

@@ -1,4 +1,4 @@
-import { editStatusPage, getStatusPageForAdmin, removeStatusPage } from "@rpcpulse/services";
+import { updateStatusPage, getStatusPageForAdmin, deleteStatusPage } from "@rpcpulse/services";
 import { z } from "zod";
 import { getStatusReadDeps } from "@/features/status/status-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
@@ -36,13 +36,13 @@ export const GET = withRoute<Params>(async (request, params) => {
 export const PATCH = withRoute<Params>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
   const fields = await readJsonBody(request, z.record(z.string(), z.unknown()));
-  await editStatusPage(getStatusReadDeps(), ctx, { pageId: params.pageId, fields });
+  await updateStatusPage(getStatusReadDeps(), ctx, { pageId: params.pageId, fields });
   return { body: { ok: true } };
 });
 
 /** DELETE /api/orgs/:orgId/status-pages/:pageId (admin). */
 export const DELETE = withRoute<Params>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
-  await removeStatusPage(getStatusReadDeps(), ctx, { pageId: params.pageId });
+  await deleteStatusPage(getStatusReadDeps(), ctx, { pageId: params.pageId });
   return { body: { ok: true } };
 });

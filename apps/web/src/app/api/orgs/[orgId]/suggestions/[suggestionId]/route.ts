@@ -1,4 +1,4 @@
-import { changeSuggestionState, SUGGESTION_ACTIONS } from "@rpcpulse/services";
+import { updateSuggestionState, SUGGESTION_ACTIONS } from "@rpcpulse/services";
 import { z } from "zod";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
 import { getRuntime } from "@/server/runtime.js";
@@ -14,7 +14,7 @@ const Body = z.object({ action: z.enum(SUGGESTION_ACTIONS), reason: z.string().m
 export const POST = withRoute<{ orgId: string; suggestionId: string }>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
   const body = await readJsonBody(request, Body);
-  const suggestion = await changeSuggestionState({ prisma: getRuntime().prisma }, ctx, {
+  const suggestion = await updateSuggestionState({ prisma: getRuntime().prisma }, ctx, {
     suggestionId: params.suggestionId,
     ...body,
   });

@@ -1,4 +1,4 @@
-import { postIncidentUpdate } from "@rpcpulse/services";
+import { createIncidentUpdate } from "@rpcpulse/services";
 import { z } from "zod";
 import { getStatusIncidentDeps } from "@/features/status/status-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
@@ -9,6 +9,6 @@ export const dynamic = "force-dynamic";
 export const POST = withRoute<{ orgId: string; incidentId: string }>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
   const fields = await readJsonBody(request, z.record(z.string(), z.unknown()));
-  await postIncidentUpdate(getStatusIncidentDeps(), ctx, { incidentId: params.incidentId, fields });
+  await createIncidentUpdate(getStatusIncidentDeps(), ctx, { incidentId: params.incidentId, fields });
   return { status: 201, body: { ok: true } };
 });

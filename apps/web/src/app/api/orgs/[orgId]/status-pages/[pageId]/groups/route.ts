@@ -1,4 +1,4 @@
-import { addStatusGroup } from "@rpcpulse/services";
+import { createStatusGroup } from "@rpcpulse/services";
 import { z } from "zod";
 import { getStatusReadDeps } from "@/features/status/status-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
@@ -9,5 +9,5 @@ export const dynamic = "force-dynamic";
 export const POST = withRoute<{ orgId: string; pageId: string }>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
   const fields = await readJsonBody(request, z.record(z.string(), z.unknown()));
-  return { status: 201, body: await addStatusGroup(getStatusReadDeps(), ctx, { pageId: params.pageId, fields }) };
+  return { status: 201, body: await createStatusGroup(getStatusReadDeps(), ctx, { pageId: params.pageId, fields }) };
 });

@@ -1,4 +1,4 @@
-import { listMaintenance, scheduleMaintenance } from "@rpcpulse/services";
+import { listMaintenance, createMaintenance } from "@rpcpulse/services";
 import { z } from "zod";
 import { getStatusReadDeps } from "@/features/status/status-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
@@ -28,5 +28,5 @@ export const GET = withRoute<Params>(async (request, params) => {
 export const POST = withRoute<Params>(async (request, params) => {
   const { ctx } = await requireApiOrgContext(request, params.orgId);
   const fields = await readJsonBody(request, z.record(z.string(), z.unknown()));
-  return { status: 201, body: await scheduleMaintenance(getStatusReadDeps(), ctx, { pageId: params.pageId, fields }) };
+  return { status: 201, body: await createMaintenance(getStatusReadDeps(), ctx, { pageId: params.pageId, fields }) };
 });

@@ -6,7 +6,7 @@ import { notFound } from "next/navigation";
 import { AppShell } from "@/components/app-shell.js";
 import { Field } from "@/components/field.js";
 import { ActionForm } from "@/features/status/action-form.js";
-import { deleteIncidentAction, editIncidentAction, postIncidentUpdateAction } from "@/features/status/actions.js";
+import { deleteIncidentAction, updateIncidentAction, postIncidentUpdateAction } from "@/features/status/actions.js";
 import { titleCase } from "@/features/status/format.js";
 import { getStatusReadDeps } from "@/features/status/status-deps.js";
 import { getUserOrganizations } from "@/server/org-pages.js";
@@ -90,7 +90,7 @@ export default async function IncidentAdmin({
           </section>
           <section className="card" aria-labelledby="edit-title">
             <h2 id="edit-title">Edit</h2>
-            <ActionForm action={editIncidentAction} hidden={ids} submit="Save">
+            <ActionForm action={updateIncidentAction} hidden={ids} submit="Save">
               <Field
                 scope="inc-edit"
                 name="title"

@@ -1,0 +1,6 @@
+import { listOrgIncidents } from "@rpcpulse/db";
+import { type ServiceContext, type ServiceDeps } from "../../context.js";
+
+export async function listIncidents(deps: ServiceDeps, ctx: ServiceContext) {
+  return listOrgIncidents(deps.prisma, { organizationId: ctx.organizationId, limit: 200 });
+}
