@@ -16,7 +16,7 @@ export const EndpointFreshnessMinute = z.object({
 });
 export type EndpointFreshnessMinute = z.infer<typeof EndpointFreshnessMinute>;
 
-/** Insert or replace minutes (one statement). */
+/** Insert or replace minutes (one statement); an unchanged minute is not rewritten (most of each run's). */
 export async function upsertEndpointFreshnessMinutes(
   sql: SqlClient,
   rows: readonly EndpointFreshnessMinute[],
@@ -27,7 +27,9 @@ export async function upsertEndpointFreshnessMinutes(
     `INSERT INTO endpoint_freshness_minutes (endpoint_id, bucket, probes, lagging, stale)
      SELECT * FROM unnest($1::uuid[], $2::timestamptz[], $3::smallint[], $4::smallint[], $5::smallint[])
      ON CONFLICT (endpoint_id, bucket) DO UPDATE
-       SET probes = EXCLUDED.probes, lagging = EXCLUDED.lagging, stale = EXCLUDED.stale`,
+       SET probes = EXCLUDED.probes, lagging = EXCLUDED.lagging, stale = EXCLUDED.stale
+       WHERE (endpoint_freshness_minutes.probes, endpoint_freshness_minutes.lagging, endpoint_freshness_minutes.stale)
+         IS DISTINCT FROM (EXCLUDED.probes, EXCLUDED.lagging, EXCLUDED.stale)`,
     [
       parsed.map((r) => r.endpointId),
       parsed.map((r) => r.bucket),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { SqlClient } from "../sql-client.js";
-import { dbNumber } from "../timeseries/row-values.js";
+import { dbDate, dbNumber } from "../timeseries/row-values.js";
 
 /**
  * Ranking rollups (migration 0019): per endpoint, vantage point and bucket, what the ranking needs
@@ -90,7 +90,11 @@ function columnValues(r: ProbeRankBucket): number[] {
 
 const UPSERT_CHUNK = 4_000;
 
-/** Insert or replace 5-minute buckets (the ranking job rewrites its recent buckets every run). */
+/**
+ * Insert or replace 5-minute buckets (the ranking job rewrites its recent buckets every run). A bucket
+ * whose sums did not change is left as it is: most rewrites find the same probes (no late one), and a
+ * rewritten row costs a new row version and its index entries.
+ */
 export async function upsertProbeRank5m(sql: SqlClient, rows: readonly ProbeRankBucket[]): Promise<number> {
   // Thousands of rows of 97 numbers per run: check the shape of the first and the counts of all
   // (every value must be a non-negative integer), not a schema pass per row.
@@ -102,7 +106,9 @@ export async function upsertProbeRank5m(sql: SqlClient, rows: readonly ProbeRank
   const text = `INSERT INTO probe_rank_5m (endpoint_id, vantage_point_id, bucket, ${ALL_COLS.join(", ")})
      SELECT * FROM unnest($1::uuid[], $2::uuid[], $3::timestamptz[], ${casts.join(", ")})
      ON CONFLICT (endpoint_id, vantage_point_id, bucket) DO UPDATE SET
-       ${ALL_COLS.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}`;
+       ${ALL_COLS.map((c) => `${c} = EXCLUDED.${c}`).join(", ")}
+     WHERE (${ALL_COLS.map((c) => `probe_rank_5m.${c}`).join(", ")})
+       IS DISTINCT FROM (${ALL_COLS.map((c) => `EXCLUDED.${c}`).join(", ")})`;
   const values = parsed.map(columnValues);
   values.forEach((v, i) => {
     if (parsed[i]!.ttfb.length !== RANK_TTFB_BUCKETS || parsed[i]!.lag.length !== RANK_LAG_BUCKETS) {
@@ -167,9 +173,21 @@ export async function pruneProbeRankRollups(
   sql: SqlClient,
   params: { fiveMinBefore: Date; hourBefore: Date },
 ): Promise<void> {
-  await sql.query(`DELETE FROM probe_rank_5m WHERE bucket < $1`, [params.fiveMinBefore]);
-  await sql.query(`DELETE FROM probe_rank_1h WHERE bucket < $1`, [params.hourBefore]);
-  await sql.query(`DELETE FROM probe_rank_1d WHERE bucket < $1`, [params.hourBefore]);
+  // Each table's oldest bucket first (one entry of its bucket index): most runs have nothing to drop,
+  // and a DELETE planned on stale statistics seq-scanned (and JIT-compiled) every row to find nothing.
+  const { rows } = await sql.query(
+    `SELECT (SELECT min(bucket) FROM probe_rank_5m) AS m5, (SELECT min(bucket) FROM probe_rank_1h) AS h1,
+       (SELECT min(bucket) FROM probe_rank_1d) AS d1`,
+  );
+  const oldest = z
+    .array(z.object({ m5: dbDate.nullable(), h1: dbDate.nullable(), d1: dbDate.nullable() }))
+    .parse(rows)[0];
+  const prune = async (table: string, min: Date | null | undefined, before: Date) => {
+    if (min && min.getTime() < before.getTime()) await sql.query(`DELETE FROM ${table} WHERE bucket < $1`, [before]);
+  };
+  await prune("probe_rank_5m", oldest?.m5, params.fiveMinBefore);
+  await prune("probe_rank_1h", oldest?.h1, params.hourBefore);
+  await prune("probe_rank_1d", oldest?.d1, params.hourBefore);
 }
 
 /** Oldest late-stored probe per endpoint (probe_rank_dirty), to re-measure from. */

@@ -139,8 +139,13 @@ export async function listProbeSamples(
   );
   const out: ProbeSampleRow[] = [];
   for (const raw of rows) toProbeSampleRows(raw, out);
-  // Each group is in time order; a stable sort by time merges them.
-  return out.sort((a, b) => a.time.getTime() - b.time.getTime());
+  // Each group is in time order; a stable sort by time merges them (positions sorted on the times read
+  // once: the comparator ran millions of times, two Date.getTime calls each).
+  const times = new Float64Array(out.length);
+  for (let i = 0; i < out.length; i++) times[i] = (out[i] as ProbeSampleRow).time.getTime();
+  const order = Array.from({ length: out.length }, (_, i) => i);
+  order.sort((a, b) => (times[a] as number) - (times[b] as number) || a - b);
+  return order.map((i) => out[i] as ProbeSampleRow);
 }
 
 /**
