@@ -102,22 +102,33 @@ interface RecentGroup {
 
 /** The recent probes per (endpoint, vantage point), sorted once per round and shared by every window. */
 function groupRecent(recent: readonly MeasuredProbe[]): RecentGroup[] {
-  const groups = new Map<string, { probes: MeasuredProbe[]; positions: number[] }>();
-  recent.forEach((p, i) => {
+  const groups = new Map<string, RecentGroup>();
+  for (let i = 0; i < recent.length; i++) {
+    const p = recent[i] as MeasuredProbe;
     const key = `${p.endpointId}/${p.vantagePointId}`;
     const g = groups.get(key);
     if (g) {
       g.probes.push(p);
+      g.samples.push(p.sample);
       g.positions.push(i);
-    } else groups.set(key, { probes: [p], positions: [i] });
-  });
+    } else groups.set(key, { probes: [p], samples: [p.sample], positions: [i] });
+  }
+  // The pass reads probes in time order, so a group is normally sorted already (a stable sort keeps it).
   return [...groups.values()].map((g) => {
+    if (inTimeOrder(g.probes)) return g;
     const order = g.probes
       .map((_, i) => i)
       .sort((x, y) => (g.probes[x]?.sample.at ?? 0) - (g.probes[y]?.sample.at ?? 0));
     const probes = order.map((i) => g.probes[i] as MeasuredProbe);
     return { probes, samples: probes.map((p) => p.sample), positions: order.map((i) => g.positions[i] as number) };
   });
+}
+
+function inTimeOrder(probes: readonly MeasuredProbe[]): boolean {
+  for (let i = 1; i < probes.length; i++) {
+    if ((probes[i] as MeasuredProbe).sample.at < (probes[i - 1] as MeasuredProbe).sample.at) return false;
+  }
+  return true;
 }
 
 /** First index of `probes` (oldest first) whose time is above `t`. */
