@@ -28,6 +28,7 @@ import {
 import { createTestDatabase, freePort } from "@rpcpulse/db/testing";
 import { measureLcp } from "./lib/measure-lcp.js";
 import { waitForWebHealth } from "./lib/web-health.js";
+import { seededRandom } from "@rpcpulse/config/testing";
 
 const { values: args } = parseArgs({
   options: {
@@ -55,16 +56,7 @@ function percentile(sorted: number[], q: number): number {
 }
 
 /** Deterministic pseudo-random numbers in [0, 1) so every run seeds the same directory. */
-function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
+const rng = seededRandom;
 
 async function seed(db: Db): Promise<void> {
   const started = performance.now();

@@ -2,17 +2,11 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { compareBeforeAfter } from "../src/index.js";
 import { hodgesLehmann, lag1Autocorrelation, mannWhitneyP, reduceToBlocks } from "../src/stats/compare.js";
+import { seededRandom } from "@rpcpulse/config/testing";
 
 /** Seeded PRNG (mulberry32) and Box–Muller normals: the series are reproducible. */
 function rng(seed: number) {
-  let a = seed >>> 0;
-  const uniform = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const uniform = seededRandom(seed);
   const normal = () => Math.sqrt(-2 * Math.log(1 - uniform())) * Math.cos(2 * Math.PI * uniform());
   return { uniform, normal };
 }

@@ -10,18 +10,10 @@ import {
   type AdvisorSettings,
 } from "../src/index.js";
 import { at, quietSample } from "./fixtures.js";
+import { seededRandom } from "@rpcpulse/config/testing";
 
 /** Seeded PRNG (mulberry32): reproducible odd inputs. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 const ODD = [null, undefined, 0, 1, 7, 511, 4096, 65535, 2 ** 31 - 1, 2 ** 40, 0.5];
 

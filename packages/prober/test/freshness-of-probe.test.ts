@@ -2,17 +2,10 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { classifyFreshness, freshnessLimits, type FreshnessInput } from "../src/rank/freshness.js";
 import { freshnessOfProbe } from "../src/rank/freshness.js";
+import { seededRandom } from "@rpcpulse/config/testing";
 
 /** A small deterministic generator (mulberry32), so a failure can be replayed. */
-function randomFrom(seed: number): () => number {
-  let a = seed;
-  return () => {
-    a = (a + 0x6d2b79f5) | 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const randomFrom = seededRandom;
 
 /** Probes with ties in time and head, unknown heads, reported head ages, failures, and any order. */
 function probes(rand: () => number, n: number): FreshnessInput[] {

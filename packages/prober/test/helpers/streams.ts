@@ -1,16 +1,8 @@
 import type { CapabilityReport, ScoreSample } from "../../src/index.js";
+import { seededRandom } from "@rpcpulse/config/testing";
 
 /** Deterministic PRNG (mulberry32) so synthetic streams are reproducible. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export const prng = seededRandom;
 
 export interface StreamSpec {
   latencyMs: number;
