@@ -94,7 +94,7 @@ export function scoreSummary(input: SummaryWindow): EndpointScore {
     samples: Math.round(n),
     okSamples: Math.round(ok),
     availability,
-    latency: { ...lat, byRegion },
+    latency: { p50: lat.p50, p95: lat.p95, n: lat.n, byRegion },
     lag,
     freshness: { state, laggingShare, staleShare: ok ? total.stale / ok : null },
     errorRate,
