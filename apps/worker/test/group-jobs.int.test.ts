@@ -11,7 +11,6 @@ import {
   enqueueGroup,
   getQueue,
   INGEST_NUMERIC_METRICS,
-  packIngestGroup,
   queueCatalog,
   type PayloadOf,
   type QueueTarget,
@@ -150,56 +149,6 @@ describe("group jobs in the worker shell (real Redis)", () => {
     assert.deepEqual(seen.sort(), [5, 7]);
     assert.match(ended.failedReason, /items\.1: .*nodeId/);
     assert.equal(await queue.getFailedCount(), 1, "parked, not deleted");
-    await worker.close();
-  });
-
-  it("reads both encodings: a packed job (as enqueued now) and a first-format { items } job (as the previous ingest queued it)", async () => {
-    const seen: number[] = [];
-    const worker = registerProcessor(
-      "ingest",
-      async (payload: PayloadOf<"ingest">) => {
-        seen.push(payload.batchSeq);
-        return payload.batchSeq;
-      },
-      { target, log, concurrency: 2 },
-    );
-    workers.push(worker);
-    const queue = getQueue("ingest", target);
-    const packed = await enqueueGroup("ingest", target, [batch(30, 1), batch(31, 2)]);
-    assert.equal(
-      ((await queue.getJob(packed.jobId))!.data as { v?: unknown }).v,
-      2,
-      "enqueueGroup writes the packed form",
-    );
-    assert.equal((await waitForEnd(worker, packed.jobId)).state, "completed");
-    const plain = await queue.add(queueCatalog.ingest.group!.jobName, { items: [batch(32, 3), batch(33, 4)] } as never);
-    const { state, job } = await waitForEnd(worker, plain.id!);
-    assert.equal(state, "completed");
-    assert.deepEqual(job.returnvalue, [3, 4]);
-    assert.deepEqual(seen.sort(), [1, 2, 3, 4]);
-    await worker.close();
-  });
-
-  it("a packed job that does not unpack is parked whole: none of its items runs", async () => {
-    const seen: number[] = [];
-    const worker = registerProcessor(
-      "ingest",
-      async (payload: PayloadOf<"ingest">) => {
-        seen.push(payload.batchSeq);
-        return payload.batchSeq;
-      },
-      { target, log, concurrency: 2 },
-    );
-    workers.push(worker);
-    const data = packIngestGroup([batch(40, 8), batch(41, 9), batch(42, 10)] as unknown as PayloadOf<"ingest">[]);
-    data.items[1] = data.items[1]!.slice(0, 10); // cut short, as a damaged job would be
-    const queue = getQueue("ingest", target);
-    const job = await queue.add(queueCatalog.ingest.group!.jobName, data as never);
-    const { state, job: ended } = await waitForEnd(worker, job.id!);
-    assert.equal(state, "failed");
-    assert.deepEqual(seen, []);
-    assert.match(ended.failedReason, /group job payload \(format 2\): items\.1: must be an array of 14 entries/);
-    assert.ok((await queue.getFailedCount()) >= 1, "parked, not deleted");
     await worker.close();
   });
 });

@@ -4,7 +4,6 @@ import { queueCatalog, type PayloadOf, type QueueName } from "./catalog.js";
 import { addParsedJob, type EnqueuedJob, type EnqueueOptions } from "./enqueue.js";
 import { getQueue, type QueueTarget } from "./get-queue.js";
 import { parsePayload } from "./parse-payload.js";
-import { packIngestGroup, unpackIngestGroup } from "./queues/ingest-job-encoding.js";
 
 /**
  * Group jobs: several payloads of one queue in one BullMQ job (`{ items: [...] }`, job name
@@ -15,17 +14,6 @@ import { packIngestGroup, unpackIngestGroup } from "./queues/ingest-job-encoding
  * plain job with the catalog's job id, exactly as enqueue() does.
  */
 
-/**
- * Denser encodings of a queue's group jobs: `pack` gives the job data for checked payloads,
- * `unpack` the payloads of such data (unchecked), or undefined for data in the plain
- * `{ items }` form, which is always still read (jobs queued by an earlier producer version).
- */
-const GROUP_CODECS: {
-  [N in QueueName]?: { pack: (items: PayloadOf<N>[]) => unknown; unpack: (data: unknown) => unknown[] | undefined };
-} = {
-  ingest: { pack: packIngestGroup, unpack: unpackIngestGroup },
-};
-
 function groupOf(name: QueueName): { jobName: string; maxItems: number } {
   const group = queueCatalog[name].group;
   if (!group) throw new Error(`queue "${name}" takes no group jobs`);
@@ -35,15 +23,14 @@ function groupOf(name: QueueName): { jobName: string; maxItems: number } {
 /**
  * The items of a group job, each checked against the queue's payload: the valid ones, and a
  * message per invalid one (`items.3: Invalid "ingest" job payload: ...`), so a consumer can still
- * process the valid items. Throws AppError("VALIDATION") when `items` itself is malformed, or
- * when the data is in the queue's packed form and does not unpack (then no item is given).
+ * process the valid items. Throws AppError("VALIDATION") when `items` itself is malformed.
  */
 export function parseGroupPayloads<N extends QueueName>(
   name: N,
   data: unknown,
 ): { payloads: PayloadOf<N>[]; invalid: string[] } {
   const group = groupOf(name);
-  const items = GROUP_CODECS[name]?.unpack(data) ?? (data as { items?: unknown } | null)?.items;
+  const items = (data as { items?: unknown } | null)?.items;
   if (!Array.isArray(items) || items.length < 1 || items.length > group.maxItems) {
     throw new AppError(
       "VALIDATION",
@@ -83,8 +70,7 @@ async function addParsedGroup<N extends QueueName>(
   // No job id: a group is added once; a payload re-sent later lands in another job, and the
   // consumer's writes are idempotent per payload.
   const queue = getQueue(name, target) as unknown as Queue;
-  const pack = GROUP_CODECS[name]?.pack as ((items: PayloadOf<N>[]) => unknown) | undefined;
-  const job = await queue.add(group.jobName, pack ? pack(items) : { items }, options);
+  const job = await queue.add(group.jobName, { items }, options);
   if (!job.id) throw new Error(`BullMQ returned no id for a "${name}" group job`);
   return { jobId: job.id, queue: name };
 }

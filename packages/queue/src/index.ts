@@ -11,7 +11,6 @@ export * from "./parked-jobs.js";
 export * from "./recurring-jobs.js";
 export * from "./probe-regions.js";
 export * from "./queues/ingest.queue.js";
-export * from "./queues/ingest-job-encoding.js";
 export * from "./queues/maintenance.queue.js";
 export * from "./queues/probe.queue.js";
 export * from "./queues/advisor.queue.js";
