@@ -11,7 +11,7 @@ import { parser } from "@prometheus-io/lezer-promql";
 import { closeQueues, createRedisConnection, getQueue, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
 import { createPlatformMetrics } from "@rpcpulse/services";
-import parsePrometheusTextFormat from "parse-prometheus-text-format";
+import { parsePrometheusText } from "@rpcpulse/config/testing";
 import { parse as parseYaml } from "yaml";
 import { PLATFORM_DASHBOARD_FILE, platformDashboard, PROMETHEUS } from "../grafana/dashboards/src/platform.js";
 
@@ -82,7 +82,7 @@ describe("RPC Pulse itself: the platform dashboard", () => {
     metrics.observeJob("ingest", "failed", 0.01, false);
     metrics.observeFlush(100, 0.01);
     const { body } = await metrics.render();
-    for (const family of parsePrometheusTextFormat(body)) {
+    for (const family of parsePrometheusText(body)) {
       const labels = new Set(family.metrics.flatMap((m) => Object.keys(m.labels ?? {})));
       // The parser drops histogram labels: read them from the exposition's _count lines.
       if (family.type === "HISTOGRAM") {

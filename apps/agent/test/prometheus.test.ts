@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import parsePrometheusTextFormat from "parse-prometheus-text-format";
+import { parsePrometheusText } from "@rpcpulse/config/testing";
 import { createLogger } from "@rpcpulse/config";
 import { freePort } from "@rpcpulse/config/testing";
 import { UsageError, resolveConfig, validateField } from "../src/config/load.js";
@@ -28,7 +28,7 @@ const CLI = new URL("../src/cli.ts", import.meta.url).pathname;
 const CWD = new URL("..", import.meta.url).pathname;
 const log = createLogger({ name: "test", level: "silent" });
 
-type Parsed = ReturnType<typeof parsePrometheusTextFormat>;
+type Parsed = ReturnType<typeof parsePrometheusText>;
 
 /** family name -> [type, [labels, value][]] from the real parser's output. */
 function index(
@@ -44,7 +44,7 @@ function index(
 
 /** Assert the exposition of the known sample (node_id "n-1", spool 2 batches / 4096 bytes / 1 dropped). */
 function assertKnownExposition(text: string): void {
-  const fams = index(parsePrometheusTextFormat(text));
+  const fams = index(parsePrometheusText(text));
   for (const [name, f] of fams) {
     assert.ok(name.startsWith("rpcpulse_agent_"), name);
     assert.ok(f.help.length > 0, `${name} has HELP`);
@@ -268,7 +268,7 @@ test("node metrics: Substrate and Geth endpoints fill peers, finality and syncin
     const text = renderPrometheusText(
       buildMetricFamilies(sample, { nodeMetrics: await fetchNodeMetrics(new URL(`${srv.base}/metrics`), 2000) }),
     );
-    const fams = index(parsePrometheusTextFormat(text));
+    const fams = index(parsePrometheusText(text));
     assert.deepEqual(fams.get("rpcpulse_agent_chain_sync_lag_blocks")?.samples, [[{}, 10]]);
     assert.deepEqual(fams.get("rpcpulse_agent_chain_peers")?.samples, [[{ family: "substrate" }, 42]]);
     await outputs.close();
@@ -326,10 +326,10 @@ test("run --metrics-listen <port> --textfile: served on 127.0.0.1 and written af
       await new Promise((r) => setTimeout(r, 100));
     }
     assert.match(stderr, new RegExp(`"host":"127.0.0.1","port":${port}`), stderr);
-    const fams = index(parsePrometheusTextFormat(text));
+    const fams = index(parsePrometheusText(text));
     assert.equal(fams.get("rpcpulse_agent_tcp_connections")?.type, "GAUGE");
     assert.equal(fams.get("rpcpulse_agent_tcp_connections")?.samples[0]?.[0].node_id, "n-run");
-    const fileFams = index(parsePrometheusTextFormat(readFileSync(textfile, "utf8")));
+    const fileFams = index(parsePrometheusText(readFileSync(textfile, "utf8")));
     assert.equal(fileFams.get("rpcpulse_agent_tcp_connections")?.type, "GAUGE");
     assert.ok(fileFams.has("rpcpulse_agent_last_sample_timestamp_seconds"));
   } finally {

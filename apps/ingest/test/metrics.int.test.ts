@@ -9,7 +9,7 @@ import { createLogger } from "@rpcpulse/config";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
-import parsePrometheusTextFormat from "parse-prometheus-text-format";
+import { parsePrometheusText } from "@rpcpulse/config/testing";
 import { parseIngestEnv } from "../src/env.js";
 import { startIngest, type RunningIngest } from "../src/start-ingest.js";
 import { gzipBatch, makeAgentBatch } from "./support/agent-batches.js";
@@ -84,7 +84,7 @@ describe("ingest GET /metrics", () => {
     const scrape = await get(ingest.port, "/metrics", { authorization: `Bearer ${TOKEN}` });
     assert.equal(scrape.status, 200);
     assert.match(scrape.type, /^text\/plain; version=0\.0\.4/);
-    const families = new Map(parsePrometheusTextFormat(scrape.body).map((f) => [f.name, f]));
+    const families = new Map(parsePrometheusText(scrape.body).map((f) => [f.name, f]));
     const value = (name: string, labels: Record<string, string>) =>
       families.get(name)?.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v))?.value;
     assert.equal(value("rpcpulse_http_requests_total", { app: "ingest", route: "/v1/ingest", status: "202" }), "3");

@@ -8,7 +8,7 @@ import { createLogger } from "@rpcpulse/config";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, getQueue, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
-import parsePrometheusTextFormat from "parse-prometheus-text-format";
+import { parsePrometheusText } from "@rpcpulse/config/testing";
 import { parseWorkerEnv } from "../src/env.js";
 import { startWorker, type RunningWorker } from "../src/start-worker.js";
 
@@ -60,7 +60,7 @@ describe("worker GET /metrics", () => {
     await new Promise((r) => setTimeout(r, 100));
     const res = await fetch(`${url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } });
     assert.equal(res.status, 200);
-    const families = new Map(parsePrometheusTextFormat(await res.text()).map((f) => [f.name, f]));
+    const families = new Map(parsePrometheusText(await res.text()).map((f) => [f.name, f]));
     assert.equal(families.get("rpcpulse_job_duration_seconds")?.type, "HISTOGRAM");
     assert.ok((families.get("rpcpulse_job_duration_seconds")?.metrics[0]?.buckets?.["+Inf"] ?? "0") !== "0");
     const depth = families

@@ -6,11 +6,13 @@
  *   waitFor(what, probe, options?)  poll until the probe answers, or fail with what was awaited
  *   freePort()                      a TCP port on 127.0.0.1 that nothing listens on right now
  *   seededRandom, allPaths, getAt, setAt   seeded corpora over JSON values (testing-corpus.ts)
+ *   parsePrometheusText             a /metrics scrape parsed by an independent parser (testing-prometheus.ts)
  */
 import { once } from "node:events";
 import { createServer, type AddressInfo } from "node:net";
 
 export { allPaths, getAt, seededRandom, setAt, type Json, type JsonPath } from "./testing-corpus.js";
+export { parsePrometheusText, type PrometheusFamily } from "./testing-prometheus.js";
 
 export interface WaitForOptions {
   /** Give up after this long; default 5 000 ms. */

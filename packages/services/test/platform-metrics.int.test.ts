@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { closeQueues, createRedisConnection, getQueue, type QueueTarget, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
-import parsePrometheusTextFormat from "parse-prometheus-text-format";
+import { parsePrometheusText } from "@rpcpulse/config/testing";
 import { authorizeMetricsRequest, createPlatformMetrics } from "../src/index.js";
 
 describe("platform metrics (/metrics exposition)", () => {
@@ -49,7 +49,7 @@ describe("platform metrics (/metrics exposition)", () => {
 
     const { contentType, body } = await metrics.render();
     assert.match(contentType, /^text\/plain; version=0\.0\.4/);
-    const families = new Map(parsePrometheusTextFormat(body).map((f) => [f.name, f]));
+    const families = new Map(parsePrometheusText(body).map((f) => [f.name, f]));
     const sample = (name: string, labels: Record<string, string>) =>
       families.get(name)?.metrics.find((m) => Object.entries(labels).every(([k, v]) => m.labels?.[k] === v));
 
@@ -82,7 +82,7 @@ describe("platform metrics (/metrics exposition)", () => {
 
     // Counters read at scrape time follow their source, never double-count.
     hits = 9;
-    const again = new Map(parsePrometheusTextFormat((await metrics.render()).body).map((f) => [f.name, f]));
+    const again = new Map(parsePrometheusText((await metrics.render()).body).map((f) => [f.name, f]));
     const hitSample = again
       .get("rpcpulse_cache_requests_total")
       ?.metrics.find((m) => m.labels?.result === "hit" && m.labels.cache === "agent_tokens");
