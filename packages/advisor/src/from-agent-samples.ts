@@ -1,4 +1,4 @@
-import type { AgentSample } from "@rpcpulse/domain";
+import { NODE_SAMPLE_METRIC_CATALOGUE, type AgentSample, type NodeSampleMetric } from "@rpcpulse/domain";
 import type {
   AdvisorInput,
   AdvisorNode,
@@ -31,67 +31,31 @@ export interface AgentSamplesToInputOptions {
 }
 
 const SHM = "/dev/shm";
-const n = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);
+
+/** Catalogue metrics an AdvisorSample leaves out (the advisor reads a head by its block, not its time). */
+const NOT_ADVISED = new Set<string>(["headTime"]);
+
+/** The metrics an AdvisorSample carries, in catalogue order (another catalogue's: a test's). */
+export function advisorMetricsOf(catalogue: readonly NodeSampleMetric[]): readonly NodeSampleMetric[] {
+  return catalogue.filter((m) => !NOT_ADVISED.has(m.field));
+}
+
+const ADVISOR_METRICS = advisorMetricsOf(NODE_SAMPLE_METRIC_CATALOGUE);
 
 export function agentSampleToAdvisorSample(
   s: AgentSample,
   referenceHead?: (time: Date) => number | null,
+  metrics: readonly NodeSampleMetric[] = ADVISOR_METRICS,
 ): AdvisorSample {
   const time = new Date(s.collectedAt);
-  const st = s.tcp?.states;
-  const chain = s.chain;
-  const proc = s.fds?.process ?? null;
   const data = s.disks.find((d) => d.path !== SHM && d.totalBytes !== null);
   const shm = s.disks.find((d) => d.path === SHM);
+  const sample: Record<string, unknown> = { time };
+  for (const m of metrics) sample[m.field] = m.read(s, data, shm);
   const ref = referenceHead ? referenceHead(time) : null;
-  const head = n(chain?.headBlock);
-  return {
-    time,
-    headBlock: head,
-    finalizedBlock: n(chain?.finalizedBlock),
-    headAgeMs: chain?.headAgeMs === null || chain?.headAgeMs === undefined ? null : Math.round(chain.headAgeMs),
-    memAvailable: n(s.host?.memAvailableBytes),
-    memTotal: n(s.host?.memTotalBytes),
-    shmem: n(s.host?.shmemBytes),
-    swapUsed: n(s.host?.swapUsedBytes),
-    diskFree: data ? (data.availableBytes ?? data.freeBytes) : null,
-    diskTotal: data ? data.totalBytes : null,
-    shmFree: shm ? (shm.availableBytes ?? shm.freeBytes) : null,
-    fdLimit: proc ? proc.softLimit : n(s.fds?.systemMax),
-    tcpEstablished: n(st?.established),
-    tcpSynRecv: n(st?.synRecv),
-    tcpFinWait1: n(st?.finWait1),
-    tcpFinWait2: n(st?.finWait2),
-    tcpTimeWait: n(st?.timeWait),
-    tcpCloseWait: n(st?.closeWait),
-    tcpLastAck: n(st?.lastAck),
-    tcpClosing: n(st?.closing),
-    tcpListen: n(st?.listen),
-    timeWaitIn: n(s.tcp?.timeWaitInbound),
-    timeWaitOut: n(s.tcp?.timeWaitOutbound),
-    sockInuse: n(s.sockstat?.tcpInuse),
-    sockOrphan: n(s.sockstat?.tcpOrphan),
-    sockTw: n(s.sockstat?.tcpTw),
-    sockAlloc: n(s.sockstat?.tcpAlloc),
-    sockMem: n(s.sockstat?.tcpMemPages),
-    listenOverflows: n(s.netstat?.listenOverflows.delta),
-    listenDrops: n(s.netstat?.listenDrops.delta),
-    twOverflows: n(s.netstat?.tcpTimeWaitOverflow.delta),
-    distinctRemoteIps: n(s.remoteIps?.distinctIps),
-    conntrackCount: n(s.conntrack?.count),
-    conntrackMax: n(s.conntrack?.max),
-    openFds: proc ? proc.openFds : n(s.fds?.systemAllocated),
-    ephemeralInUse: n(s.outbound?.totalSockets),
-    ephemeralRange: n(s.outbound?.portRange?.size ?? s.settings?.ipLocalPortRange?.size),
-    lagBlocks: ref !== null && head !== null ? Math.max(0, ref - head) : null,
-    connectMs: n(chain?.latency?.connectMs),
-    ttfbMs: n(chain?.latency?.firstByteMs),
-    totalMs: n(chain?.latency?.totalMs),
-    cpuPct: n(s.host?.cpuPct),
-    load1: n(s.host?.load1),
-    peers: n(chain?.peers),
-    syncing: n(chain?.syncing),
-  };
+  const head = sample.headBlock as number | null;
+  sample.lagBlocks = ref !== null && head !== null ? Math.max(0, ref - head) : null;
+  return sample as unknown as AdvisorSample;
 }
 
 /**

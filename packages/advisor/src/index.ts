@@ -5,6 +5,7 @@ export { evaluateNode, RULES } from "./evaluate.js";
 export { compareBeforeAfter, median, type CompareOptions } from "./stats/compare.js";
 export { METRIC_DEFINITIONS, metricSeries, topIpSeries, totalIpSeries, type Point } from "./metrics.js";
 export {
+  advisorMetricsOf,
   agentSampleToAdvisorSample,
   agentSamplesToAdvisorInput,
   clientConfigFromNodeArgs,

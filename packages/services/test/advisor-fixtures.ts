@@ -1,5 +1,6 @@
 import { insertNodeSamples, insertRemoteIps, type NodeSampleInput } from "@rpcpulse/db";
 import { createTestNode, type TestDatabase } from "@rpcpulse/db/testing";
+import type { AgentBatch, AgentSample } from "@rpcpulse/domain";
 import type { ServiceContext } from "../src/index.js";
 
 /** Shared arrangement for the advisor integration tests: organizations, nodes, real samples. */
@@ -51,4 +52,36 @@ export async function insertTraffic(
   await insertNodeSamples(db.sql, samples);
   await insertRemoteIps(db.sql, ips);
   return samples.length;
+}
+
+/** A wire sample at `at` with every group absent except `parts`. */
+export function wireSample(at: number, parts: Partial<AgentSample> = {}): AgentSample {
+  return {
+    collectedAt: new Date(at).toISOString(),
+    tcp: null,
+    sockstat: null,
+    netstat: null,
+    conntrack: null,
+    fds: null,
+    host: null,
+    disks: [],
+    settings: null,
+    chain: null,
+    remoteIps: null,
+    outbound: null,
+    self: null,
+    errors: [],
+    ...parts,
+  };
+}
+
+/** A wire batch of `samples`, sent when the last one was collected. */
+export function wireBatch(seq: number, samples: AgentSample[]): AgentBatch {
+  return {
+    wireVersion: 1,
+    agent: { version: "0.1.0", hostname: "h" },
+    batchSeq: seq,
+    sentAt: samples.at(-1)!.collectedAt,
+    samples,
+  } as AgentBatch;
 }

@@ -4,32 +4,14 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { getReportedSettings, writeIngestFlush } from "@rpcpulse/db";
 import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
-import type { AgentBatch, AgentSample } from "@rpcpulse/domain";
+import type { AgentSample } from "@rpcpulse/domain";
 import { parsePayload } from "@rpcpulse/queue";
 import { normaliseAgentBatch, toAdvisorOutbound, toAdvisorSettings } from "../src/index.js";
-import { createNode } from "./advisor-fixtures.js";
+import { createNode, wireBatch, wireSample } from "./advisor-fixtures.js";
 
 const ORG = "org-advisor-settings";
 
-function sample(at: number, parts: Partial<AgentSample>): AgentSample {
-  return {
-    collectedAt: new Date(at).toISOString(),
-    tcp: null,
-    sockstat: null,
-    netstat: null,
-    conntrack: null,
-    fds: null,
-    host: null,
-    disks: [],
-    settings: null,
-    chain: null,
-    remoteIps: null,
-    outbound: null,
-    self: null,
-    errors: [],
-    ...parts,
-  };
-}
+const sample = wireSample;
 
 const kernel = {
   tcpTwReuse: 2,
@@ -41,15 +23,7 @@ const kernel = {
   tcpTwRecycleLines: [{ file: "/etc/sysctl.conf", line: 12, text: "net.ipv4.tcp_tw_recycle = 1" }],
 };
 
-function batch(seq: number, samples: AgentSample[]): AgentBatch {
-  return {
-    wireVersion: 1,
-    agent: { version: "0.1.0", hostname: "h" },
-    batchSeq: seq,
-    sentAt: samples.at(-1)!.collectedAt,
-    samples,
-  } as AgentBatch;
-}
+const batch = wireBatch;
 
 describe("reported settings for the advisor", () => {
   let db: TestDatabase;

@@ -78,43 +78,71 @@ export interface SqlSessionPool {
   connect(): Promise<SqlClient & CopyCapableClient & { release(error?: Error | boolean): void }>;
 }
 
-const SAMPLE_COLUMNS = [
-  "time",
-  "node_id",
-  "batch_seq",
-  "clock_skew_ms",
-  "lag_blocks",
-  ...INGEST_SAMPLE_METRICS.map(([, column]) => column),
-];
-const SAMPLE_COLUMN_LIST = SAMPLE_COLUMNS.join(", ");
+/** The columns a sample row is written with and how its metrics are encoded, derived once from a metric map. */
+export interface IngestSamplePlan {
+  /** COPY column list: the row's identity and per-batch columns, then the metrics in map order. */
+  readonly columns: readonly string[];
+  /** `columns` joined, as the COPY and INSERT statements name them. */
+  readonly columnList: string;
+  readonly metricFields: readonly string[];
+  /** Per metric the encoder's small code for its kind (KIND_CODE). */
+  readonly metricKinds: readonly number[];
+  /** Most bytes a sample row takes: field count, then per field a length and at most 8 bytes (uuid: 16). */
+  readonly maxRowBytes: number;
+}
+
+const KIND_CODE = { time: 0, int8: 1, int4: 2, int2: 3, float4: 4, bool: 5 } as const;
+
+export function ingestSamplePlanOf(
+  metrics: readonly (readonly [string, string, keyof typeof KIND_CODE])[],
+): IngestSamplePlan {
+  const columns = [
+    "time",
+    "node_id",
+    "batch_seq",
+    "clock_skew_ms",
+    "lag_blocks",
+    ...metrics.map(([, column]) => column),
+  ];
+  return {
+    columns,
+    columnList: columns.join(", "),
+    metricFields: metrics.map(([field]) => field),
+    metricKinds: metrics.map(([, , kind]) => KIND_CODE[kind]),
+    maxRowBytes: 2 + 12 + 20 + 12 + 8 + 8 + metrics.length * 12,
+  };
+}
+
+/** The plan of node_samples as the catalogue defines it (every flush uses this one). */
+export const INGEST_SAMPLE_PLAN = ingestSamplePlanOf(INGEST_SAMPLE_METRICS);
 const REMOTE_IP_COLUMN_LIST = "time, node_id, ip, conns";
 
 const INT4_MAX = 2_147_483_647;
 const INT2_MAX = 32_767;
 const clampInt = (v: number, max: number) => Math.max(-max - 1, Math.min(max, Math.round(v)));
 
-/** Metric fields and their kinds as parallel arrays and small codes (the encoder's inner loop reads them per value). */
-const METRIC_FIELDS: readonly IngestMetricField[] = INGEST_SAMPLE_METRICS.map(([field]) => field);
-const KIND_CODE = { time: 0, int8: 1, int4: 2, int2: 3, float4: 4, bool: 5 } as const;
-const METRIC_KINDS: readonly number[] = INGEST_SAMPLE_METRICS.map(([, , kind]) => KIND_CODE[kind]);
-/** Most bytes a sample row takes: field count, then per field a length and at most 8 bytes (uuid: 16). */
-const MAX_SAMPLE_ROW_BYTES = 2 + 12 + 20 + 12 + 8 + 8 + METRIC_FIELDS.length * 12;
 /** Most bytes a remote-IP row takes (an IPv6 address). */
 const MAX_REMOTE_IP_ROW_BYTES = 2 + 12 + 20 + 24 + 8;
 
-export function encodeSamples(batches: readonly IngestFlushBatch[]): { payload: Buffer; rows: number } {
+/** `plan`: another metric map's (a test's); every flush uses INGEST_SAMPLE_PLAN. */
+export function encodeSamples(
+  batches: readonly IngestFlushBatch[],
+  plan: IngestSamplePlan = INGEST_SAMPLE_PLAN,
+): { payload: Buffer; rows: number } {
+  // Metric fields and their kinds as parallel arrays and small codes (the inner loop reads them per value).
+  const { metricFields: METRIC_FIELDS, metricKinds: METRIC_KINDS, maxRowBytes: MAX_SAMPLE_ROW_BYTES } = plan;
   // Room for the largest rows up front: the buffer never grows (allocUnsafe, so the unused tail costs nothing).
   const enc = new BinaryCopyEncoder(
     batches.reduce((n, b) => n + b.samples.time.length, 0) * MAX_SAMPLE_ROW_BYTES + 1024,
   );
-  const fields = SAMPLE_COLUMNS.length;
+  const fields = plan.columns.length;
   const metricCount = METRIC_FIELDS.length;
   const columns: (readonly (number | boolean | null)[])[] = new Array(metricCount);
   for (const batch of batches) {
     const node = uuidBytes(batch.nodeId);
     const skew = clampInt(batch.clockSkewMs, INT4_MAX);
     const s = batch.samples;
-    for (let k = 0; k < metricCount; k++) columns[k] = s[METRIC_FIELDS[k]!];
+    for (let k = 0; k < metricCount; k++) columns[k] = s[METRIC_FIELDS[k] as IngestMetricField];
     const times = s.time;
     const lags = batch.lagBlocks;
     for (let i = 0; i < times.length; i++) {
@@ -267,9 +295,11 @@ function isUniqueViolation(error: unknown): boolean {
 export async function writeIngestFlush(
   pool: SqlSessionPool,
   batches: readonly IngestFlushBatch[],
+  plan: IngestSamplePlan = INGEST_SAMPLE_PLAN,
 ): Promise<IngestFlushResult> {
   if (batches.length === 0) return { samplesInserted: 0, remoteIpsInserted: 0, path: "copy" };
-  const samples = encodeSamples(batches);
+  const SAMPLE_COLUMN_LIST = plan.columnList;
+  const samples = encodeSamples(batches, plan);
   const remoteIps = encodeRemoteIps(batches);
   const nodes = summariseNodes(batches);
   const session = await pool.connect();

@@ -1,64 +1,43 @@
 import { z } from "zod";
 import type { SqlClient } from "../sql-client.js";
 import { float, int2, int4, int8, toColumnArrays } from "./row-values.js";
+import {
+  metricTuplesOf,
+  NODE_SAMPLE_METRIC_CATALOGUE,
+  type NodeSampleMetric,
+  type NodeSampleMetricKind,
+} from "@rpcpulse/domain";
+
+type MetricKind = NodeSampleMetricKind;
+type MetricSchema<K extends MetricKind> = z.ZodOptional<
+  z.ZodNullable<K extends "time" ? z.ZodCoercedDate : K extends "bool" ? z.ZodBoolean : z.ZodNumber>
+>;
+
+/** The row schema of a metric of `kind` (non-negative unless `signed`), null or absent allowed. */
+function metricSchemaOf(kind: MetricKind, signed: boolean) {
+  if (kind === "time") return z.coerce.date().nullish();
+  if (kind === "bool") return z.boolean().nullish();
+  const number = kind === "int8" ? int8 : kind === "int4" ? int4 : kind === "int2" ? int2 : float;
+  return (signed ? number : number.nonnegative()).nullish();
+}
+
+/** The metric fields of a row schema, one per catalogue entry, in catalogue order. */
+export function nodeSampleMetricShapeOf<const C extends readonly NodeSampleMetric[]>(
+  catalogue: C,
+): { [M in C[number] as M["field"]]: MetricSchema<M["kind"]> } {
+  return Object.fromEntries(catalogue.map((m) => [m.field, metricSchemaOf(m.kind, m.signed === true)])) as never;
+}
 
 /**
  * One agent sample of a node (table node_samples). Every metric is optional: what the agent could
- * not read is null. Counts are gauges at `time`; listenOverflows, listenDrops and twOverflows are
- * deltas since the previous sample. Latency phases are of the agent's local RPC call, in ms.
+ * not read is null. The metrics are the catalogue's (NODE_SAMPLE_METRIC_CATALOGUE, @rpcpulse/domain,
+ * which documents each); around them the row's identity and what the ingest adds per batch.
  */
 export const NodeSample = z.object({
   time: z.coerce.date(),
   nodeId: z.string().uuid(),
-  tcpEstablished: int4.nonnegative().nullish(),
-  tcpSynRecv: int4.nonnegative().nullish(),
-  tcpFinWait1: int4.nonnegative().nullish(),
-  tcpFinWait2: int4.nonnegative().nullish(),
-  tcpTimeWait: int4.nonnegative().nullish(),
-  tcpCloseWait: int4.nonnegative().nullish(),
-  tcpLastAck: int4.nonnegative().nullish(),
-  tcpClosing: int4.nonnegative().nullish(),
-  tcpListen: int4.nonnegative().nullish(),
-  timeWaitIn: int4.nonnegative().nullish(),
-  timeWaitOut: int4.nonnegative().nullish(),
-  sockInuse: int4.nonnegative().nullish(),
-  sockOrphan: int4.nonnegative().nullish(),
-  sockTw: int4.nonnegative().nullish(),
-  sockAlloc: int4.nonnegative().nullish(),
-  /** Pages. */
-  sockMem: int4.nonnegative().nullish(),
-  listenOverflows: int4.nonnegative().nullish(),
-  listenDrops: int4.nonnegative().nullish(),
-  twOverflows: int4.nonnegative().nullish(),
-  distinctRemoteIps: int4.nonnegative().nullish(),
-  conntrackCount: int4.nonnegative().nullish(),
-  conntrackMax: int4.nonnegative().nullish(),
-  openFds: int4.nonnegative().nullish(),
-  fdLimit: int8.nonnegative().nullish(),
-  ephemeralInUse: int4.nonnegative().nullish(),
-  ephemeralRange: int4.nonnegative().nullish(),
-  headBlock: int8.nonnegative().nullish(),
-  headTime: z.coerce.date().nullish(),
-  finalizedBlock: int8.nonnegative().nullish(),
+  ...nodeSampleMetricShapeOf(NODE_SAMPLE_METRIC_CATALOGUE),
   lagBlocks: int4.nullish(),
-  headAgeMs: int8.nullish(),
-  peers: int2.nonnegative().nullish(),
-  syncing: z.boolean().nullish(),
-  connectMs: float.nonnegative().nullish(),
-  ttfbMs: float.nonnegative().nullish(),
-  totalMs: float.nonnegative().nullish(),
-  cpuPct: float.nonnegative().nullish(),
-  load1: float.nonnegative().nullish(),
-  /** Bytes. */
-  memAvailable: int8.nonnegative().nullish(),
-  memTotal: int8.nonnegative().nullish(),
-  shmem: int8.nonnegative().nullish(),
-  swapUsed: int8.nonnegative().nullish(),
-  /** Filesystem of the node's data directory, bytes. */
-  diskFree: int8.nonnegative().nullish(),
-  diskTotal: int8.nonnegative().nullish(),
-  /** /dev/shm free bytes. */
-  shmFree: int8.nonnegative().nullish(),
   /** Agent clock minus server clock at receipt, ms. */
   clockSkewMs: int4.nullish(),
   /** Agent batch sequence number the sample arrived in. */
@@ -69,58 +48,12 @@ export type NodeSampleInput = z.input<typeof NodeSample>;
 
 type Field = keyof NodeSample;
 
-type MetricKind = "time" | "int8" | "int4" | "int2" | "float4" | "bool";
-
 /**
  * The per-sample metric columns of node_samples (field, column, kind): the single map behind both write
- * paths, the unnest insert below and the ingest writer's binary COPY. `time` kind is a timestamptz.
+ * paths, the unnest insert below and the ingest writer's binary COPY, derived once from the catalogue.
+ * `time` kind is a timestamptz.
  */
-export const NODE_SAMPLE_METRICS = [
-  ["headTime", "head_time", "time"],
-  ["headBlock", "head_block", "int8"],
-  ["finalizedBlock", "finalized_block", "int8"],
-  ["headAgeMs", "head_age_ms", "int8"],
-  ["memAvailable", "mem_available", "int8"],
-  ["memTotal", "mem_total", "int8"],
-  ["shmem", "shmem", "int8"],
-  ["swapUsed", "swap_used", "int8"],
-  ["diskFree", "disk_free", "int8"],
-  ["diskTotal", "disk_total", "int8"],
-  ["shmFree", "shm_free", "int8"],
-  ["fdLimit", "fd_limit", "int8"],
-  ["tcpEstablished", "tcp_established", "int4"],
-  ["tcpSynRecv", "tcp_syn_recv", "int4"],
-  ["tcpFinWait1", "tcp_fin_wait1", "int4"],
-  ["tcpFinWait2", "tcp_fin_wait2", "int4"],
-  ["tcpTimeWait", "tcp_time_wait", "int4"],
-  ["tcpCloseWait", "tcp_close_wait", "int4"],
-  ["tcpLastAck", "tcp_last_ack", "int4"],
-  ["tcpClosing", "tcp_closing", "int4"],
-  ["tcpListen", "tcp_listen", "int4"],
-  ["timeWaitIn", "time_wait_in", "int4"],
-  ["timeWaitOut", "time_wait_out", "int4"],
-  ["sockInuse", "sock_inuse", "int4"],
-  ["sockOrphan", "sock_orphan", "int4"],
-  ["sockTw", "sock_tw", "int4"],
-  ["sockAlloc", "sock_alloc", "int4"],
-  ["sockMem", "sock_mem", "int4"],
-  ["listenOverflows", "listen_overflows", "int4"],
-  ["listenDrops", "listen_drops", "int4"],
-  ["twOverflows", "tw_overflows", "int4"],
-  ["distinctRemoteIps", "distinct_remote_ips", "int4"],
-  ["conntrackCount", "conntrack_count", "int4"],
-  ["conntrackMax", "conntrack_max", "int4"],
-  ["openFds", "open_fds", "int4"],
-  ["ephemeralInUse", "ephemeral_in_use", "int4"],
-  ["ephemeralRange", "ephemeral_range", "int4"],
-  ["connectMs", "connect_ms", "float4"],
-  ["ttfbMs", "ttfb_ms", "float4"],
-  ["totalMs", "total_ms", "float4"],
-  ["cpuPct", "cpu_pct", "float4"],
-  ["load1", "load1", "float4"],
-  ["peers", "peers", "int2"],
-  ["syncing", "syncing", "bool"],
-] as const satisfies readonly (readonly [string, string, MetricKind])[];
+export const NODE_SAMPLE_METRICS = metricTuplesOf(NODE_SAMPLE_METRIC_CATALOGUE);
 
 /** field, column, array type: the mapping used by insert and read (identity, metrics, per-batch columns). */
 const COLUMNS: readonly (readonly [Field, string, string])[] = [

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { metricFieldsByKindOf, NODE_SAMPLE_METRIC_CATALOGUE } from "@rpcpulse/domain";
 import { EntityId } from "../ids.js";
 import { defineQueue } from "../define-queue.js";
 
@@ -14,53 +15,12 @@ import { defineQueue } from "../define-queue.js";
 export const MAX_INGEST_SAMPLES = 360;
 export const MAX_INGEST_REMOTE_IPS = MAX_INGEST_SAMPLES * 100;
 
-/** Metric columns per sample (names match @rpcpulse/db INGEST_SAMPLE_METRICS; a test checks). */
-export const INGEST_NUMERIC_METRICS = [
-  "headTime",
-  "headBlock",
-  "finalizedBlock",
-  "headAgeMs",
-  "memAvailable",
-  "memTotal",
-  "shmem",
-  "swapUsed",
-  "diskFree",
-  "diskTotal",
-  "shmFree",
-  "fdLimit",
-  "tcpEstablished",
-  "tcpSynRecv",
-  "tcpFinWait1",
-  "tcpFinWait2",
-  "tcpTimeWait",
-  "tcpCloseWait",
-  "tcpLastAck",
-  "tcpClosing",
-  "tcpListen",
-  "timeWaitIn",
-  "timeWaitOut",
-  "sockInuse",
-  "sockOrphan",
-  "sockTw",
-  "sockAlloc",
-  "sockMem",
-  "listenOverflows",
-  "listenDrops",
-  "twOverflows",
-  "distinctRemoteIps",
-  "conntrackCount",
-  "conntrackMax",
-  "openFds",
-  "ephemeralInUse",
-  "ephemeralRange",
-  "connectMs",
-  "ttfbMs",
-  "totalMs",
-  "cpuPct",
-  "load1",
-  "peers",
-] as const;
-export const INGEST_BOOLEAN_METRICS = ["syncing"] as const;
+/**
+ * Metric columns per sample, numeric (and time) and boolean: derived once from the node-sample
+ * metric catalogue (@rpcpulse/domain), in its order, so they match @rpcpulse/db's NODE_SAMPLE_METRICS.
+ */
+export const { numeric: INGEST_NUMERIC_METRICS, boolean: INGEST_BOOLEAN_METRICS } =
+  metricFieldsByKindOf(NODE_SAMPLE_METRIC_CATALOGUE);
 
 // Plain loops instead of per-element zod schemas: a max batch has ~16k values and this check
 // runs on enqueue and again in the worker. The predicates are shared with the hand-written check

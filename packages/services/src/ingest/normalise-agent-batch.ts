@@ -1,6 +1,12 @@
 import type { BeaconSampleRow, IngestMetricField, IngestRemoteIpColumns } from "@rpcpulse/db";
 import { beaconRowOf } from "./normalise-beacon.js";
-import type { AgentBatch, AgentSample } from "@rpcpulse/domain";
+import {
+  NODE_SAMPLE_METRIC_CATALOGUE,
+  type AgentBatch,
+  type AgentSample,
+  type AgentSampleDisk,
+  type NodeSampleMetric,
+} from "@rpcpulse/domain";
 
 /**
  * Wire batch (what the agent sends) → the columns the worker writes (node_samples and
@@ -37,124 +43,49 @@ export type ReportedSettings = Partial<NonNullable<AgentSample["settings"]>> & {
 };
 
 const SHM = "/dev/shm";
-const round = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v));
-const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);
-const time = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);
 
-type Disk = AgentSample["disks"][number];
+type Disk = AgentSampleDisk;
 
-function emptyColumns(): NormalisedSampleColumns {
-  return {
-    time: [],
-    headTime: [],
-    headBlock: [],
-    finalizedBlock: [],
-    headAgeMs: [],
-    memAvailable: [],
-    memTotal: [],
-    shmem: [],
-    swapUsed: [],
-    diskFree: [],
-    diskTotal: [],
-    shmFree: [],
-    fdLimit: [],
-    tcpEstablished: [],
-    tcpSynRecv: [],
-    tcpFinWait1: [],
-    tcpFinWait2: [],
-    tcpTimeWait: [],
-    tcpCloseWait: [],
-    tcpLastAck: [],
-    tcpClosing: [],
-    tcpListen: [],
-    timeWaitIn: [],
-    timeWaitOut: [],
-    sockInuse: [],
-    sockOrphan: [],
-    sockTw: [],
-    sockAlloc: [],
-    sockMem: [],
-    listenOverflows: [],
-    listenDrops: [],
-    twOverflows: [],
-    distinctRemoteIps: [],
-    conntrackCount: [],
-    conntrackMax: [],
-    openFds: [],
-    ephemeralInUse: [],
-    ephemeralRange: [],
-    connectMs: [],
-    ttfbMs: [],
-    totalMs: [],
-    cpuPct: [],
-    load1: [],
-    peers: [],
-    syncing: [],
-  };
+/**
+ * The catalogue's metrics as the normaliser reads them: the job's column names and each metric's
+ * wire reader, as parallel arrays (derived once; another catalogue's mapping is a test's).
+ */
+export interface SampleMetricMapping {
+  readonly keys: readonly string[];
+  readonly fields: readonly string[];
+  readonly readers: readonly NodeSampleMetric["read"][];
 }
 
-/** One sample's metrics appended to the columns (one entry per column). */
-function pushMetrics(c: NormalisedSampleColumns, s: AgentSample, data: Disk | undefined, shm: Disk | undefined): void {
-  const tcp = s.tcp;
-  const st = tcp?.states;
-  const chain = s.chain;
-  const host = s.host;
-  const sockstat = s.sockstat;
-  const netstat = s.netstat;
-  const proc = s.fds?.process ?? null;
-  const latency = chain?.latency;
-  c.headTime.push(time(chain?.headTime));
-  c.headBlock.push(orNull(chain?.headBlock));
-  c.finalizedBlock.push(orNull(chain?.finalizedBlock));
-  c.headAgeMs.push(round(chain?.headAgeMs));
-  c.memAvailable.push(orNull(host?.memAvailableBytes));
-  c.memTotal.push(orNull(host?.memTotalBytes));
-  c.shmem.push(orNull(host?.shmemBytes));
-  c.swapUsed.push(orNull(host?.swapUsedBytes));
-  c.diskFree.push(data ? (data.availableBytes ?? data.freeBytes) : null);
-  c.diskTotal.push(data ? data.totalBytes : null);
-  c.shmFree.push(shm ? (shm.availableBytes ?? shm.freeBytes) : null);
-  c.fdLimit.push(proc ? proc.softLimit : orNull(s.fds?.systemMax));
-  c.tcpEstablished.push(orNull(st?.established));
-  c.tcpSynRecv.push(orNull(st?.synRecv));
-  c.tcpFinWait1.push(orNull(st?.finWait1));
-  c.tcpFinWait2.push(orNull(st?.finWait2));
-  c.tcpTimeWait.push(orNull(st?.timeWait));
-  c.tcpCloseWait.push(orNull(st?.closeWait));
-  c.tcpLastAck.push(orNull(st?.lastAck));
-  c.tcpClosing.push(orNull(st?.closing));
-  c.tcpListen.push(orNull(st?.listen));
-  c.timeWaitIn.push(orNull(tcp?.timeWaitInbound));
-  c.timeWaitOut.push(orNull(tcp?.timeWaitOutbound));
-  c.sockInuse.push(orNull(sockstat?.tcpInuse));
-  c.sockOrphan.push(orNull(sockstat?.tcpOrphan));
-  c.sockTw.push(orNull(sockstat?.tcpTw));
-  c.sockAlloc.push(orNull(sockstat?.tcpAlloc));
-  c.sockMem.push(orNull(sockstat?.tcpMemPages));
-  c.listenOverflows.push(orNull(netstat?.listenOverflows.delta));
-  c.listenDrops.push(orNull(netstat?.listenDrops.delta));
-  c.twOverflows.push(orNull(netstat?.tcpTimeWaitOverflow.delta));
-  c.distinctRemoteIps.push(orNull(s.remoteIps?.distinctIps));
-  c.conntrackCount.push(orNull(s.conntrack?.count));
-  c.conntrackMax.push(orNull(s.conntrack?.max));
-  c.openFds.push(proc ? proc.openFds : orNull(s.fds?.systemAllocated));
-  c.ephemeralInUse.push(orNull(s.outbound?.totalSockets));
-  c.ephemeralRange.push(orNull(s.outbound?.portRange?.size ?? s.settings?.ipLocalPortRange?.size));
-  c.connectMs.push(orNull(latency?.connectMs));
-  c.ttfbMs.push(orNull(latency?.firstByteMs));
-  c.totalMs.push(orNull(latency?.totalMs));
-  c.cpuPct.push(orNull(host?.cpuPct));
-  c.load1.push(orNull(host?.load1));
-  c.peers.push(orNull(chain?.peers));
-  c.syncing.push(orNull(chain?.syncing));
+export function sampleMetricMappingOf(catalogue: readonly NodeSampleMetric[]): SampleMetricMapping {
+  const fields = catalogue.map((m) => m.field);
+  return { keys: ["time", ...fields], fields, readers: catalogue.map((m) => m.read) };
+}
+
+const METRIC_MAPPING = sampleMetricMappingOf(NODE_SAMPLE_METRIC_CATALOGUE);
+
+/** One empty column per key, in the catalogue's order (fromEntries keeps the object's fast properties). */
+function emptyColumns(mapping: SampleMetricMapping): NormalisedSampleColumns {
+  return Object.fromEntries(mapping.keys.map((key) => [key, []])) as unknown as NormalisedSampleColumns;
+}
+
+/** One sample's metrics appended to the columns (one entry per column, `columns` in the mapping's order). */
+function pushMetrics(
+  columns: (number | boolean | null)[][],
+  readers: SampleMetricMapping["readers"],
+  s: AgentSample,
+  data: Disk | undefined,
+  shm: Disk | undefined,
+): void {
+  for (let k = 0; k < readers.length; k++) columns[k]!.push(readers[k]!(s, data, shm));
 }
 
 /**
  * One pass over the samples: the columns, the remote-IP rows, and what later samples override
  * (client version, settings; the outbound list of the newest sample that has one is built once).
  */
-export function normaliseAgentBatch(batch: AgentBatch): NormalisedBatch {
-  const columns = emptyColumns();
+export function normaliseAgentBatch(batch: AgentBatch, mapping = METRIC_MAPPING): NormalisedBatch {
+  const columns = emptyColumns(mapping);
+  const metricColumns = mapping.fields.map((f) => columns[f as IngestMetricField] as (number | boolean | null)[]);
   const remoteIps: IngestRemoteIpColumns & { sample: number[]; ip: string[]; conns: number[] } = {
     sample: [],
     ip: [],
@@ -174,7 +105,7 @@ export function normaliseAgentBatch(batch: AgentBatch): NormalisedBatch {
       else if (d.totalBytes !== null) data ??= d;
     }
     columns.time.push(Date.parse(sample.collectedAt));
-    pushMetrics(columns, sample, data, shm);
+    pushMetrics(metricColumns, mapping.readers, sample, data, shm);
     const top = sample.remoteIps?.top;
     if (top) {
       for (const peer of top) {
