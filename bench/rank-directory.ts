@@ -3,6 +3,7 @@
  *
  *   npx tsx bench/rank-directory.ts [--endpoints 3000] [--regions 3] [--days 7] [--old-every 1800]
  *                                   [--recent-hours 2] [--sample 150] [--rounds 3] [--keep] [--reuse NAME]
+ *                                   [--no-vacuum]
  *
  * A fresh plain-PostgreSQL database: --endpoints endpoints of one network probed from --regions server
  * vantage points (one per region) over --days days. Probes are generated server-side: every 30 s for the
@@ -13,7 +14,12 @@
  *
  * 1. Backfill: one ranking run 10 minutes before "now" builds the rollups from raw (reported).
  * 2. --rounds timed full ranking rounds at "now" (rankDirectory: rollup pass over the recent raw probes,
- *    1 h / 24 h / 7 d windows from the rollups + raw tail, all views scored, snapshots written).
+ *    1 h / 24 h / 7 d windows from the rollups + raw tail, all views scored, snapshots written). Before
+ *    each round, outside its timed window, VACUUM (ANALYZE) of the tables a round reads and writes (timed
+ *    and printed on its own line): production's PostgreSQL runs autovacuum, this machine's CI setting
+ *    (autovacuum = off) does not, and without it the rounds measure a state production never has (stale
+ *    statistics after the backfill, so bad plans; the rollup and snapshot tables bloated with the dead
+ *    rows of earlier rounds). --no-vacuum skips it (the old behaviour, for comparison).
  * 3. Reference in the same run: a separate network of --sample endpoints (taken from the same
  *    generator) is ranked by rankDirectoryFromRaw (every raw probe) and by rankDirectory; the orders
  *    per window and view are compared (Kendall tau, and pairs more than one score point apart).
@@ -43,6 +49,7 @@ const { values } = parseArgs({
     rounds: { type: "string", default: "3" },
     keep: { type: "boolean", default: false },
     reuse: { type: "string" },
+    "no-vacuum": { type: "boolean", default: false },
   },
 });
 let ENDPOINTS = Number(values.endpoints);
@@ -53,6 +60,28 @@ const RECENT_H = Number(values["recent-hours"]);
 let SAMPLE = Number(values.sample);
 const ROUNDS = Number(values.rounds);
 const HOUR = 3_600_000;
+/**
+ * The tables a ranking round (rankDirectory) reads or writes, from its SQL in packages/db/src/directory/*
+ * and timeseries/probe-results.ts (probe_results is partitioned: VACUUM and ANALYZE take its partitions).
+ */
+const ROUND_TABLES = [
+  "probe_results",
+  "probe_rank_dirty",
+  "probe_rank_5m",
+  "probe_rank_1h",
+  "probe_rank_1d",
+  "endpoint_freshness_minutes",
+  "endpoint_rankings",
+  "network_heads",
+  "public_endpoints",
+  "endpoint_capabilities",
+  "endpoint_claims",
+  "networks",
+  "vantage_points",
+  "nodes",
+  "organizations",
+  "chains",
+];
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 
@@ -287,6 +316,13 @@ async function main(): Promise<void> {
     const rounds: number[] = [];
     const cpu: number[] = [];
     for (let i = 0; i < ROUNDS; i++) {
+      if (!values["no-vacuum"]) {
+        // Autovacuum's work in production (see the header), done here between rounds, outside the timing.
+        const vacuum = await timed(() => sql.query(`VACUUM (ANALYZE) ${ROUND_TABLES.join(", ")}`));
+        console.log(
+          `vacuum analyze (autovacuum's work in production, not in the round): ${(vacuum.ms / 1000).toFixed(1)} s`,
+        );
+      }
       const nodeCpu = process.cpuUsage();
       const run = await withPgCpu(db.url, db.name, () => timed(() => rankDirectory({ pool: sql }, { now })));
       const t = run.value;
