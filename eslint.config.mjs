@@ -53,6 +53,8 @@ export default tseslint.config(
       "**/playwright-report/**",
       "**/test-results/**",
       "var/**",
+      // One-off codemods kept only until they are applied (scripts/codemods/*/README.md), then deleted.
+      "scripts/codemods/**",
     ],
   },
   js.configs.recommended,
