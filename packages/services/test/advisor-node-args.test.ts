@@ -4,18 +4,10 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { IngestReportedSettings } from "@rpcpulse/queue";
-import type { AgentSample } from "@rpcpulse/domain";
 import { normaliseAgentBatch, toAdvisorSettings } from "../src/index.js";
+import { wireBatch, wireSample } from "./advisor-fixtures.js";
 
-const sample: AgentSample = {
-  collectedAt: "2026-11-20T10:00:00.000Z",
-  tcp: null,
-  sockstat: null,
-  netstat: null,
-  conntrack: null,
-  fds: null,
-  host: null,
-  disks: [],
+const sample = wireSample(Date.parse("2026-11-20T10:00:00.000Z"), {
   settings: {
     tcpTwReuse: 2,
     tcpFinTimeout: 60,
@@ -26,21 +18,10 @@ const sample: AgentSample = {
     tcpTwRecycleLines: [],
     nodeArgs: [{ flag: "--Db.MaxBytesPerSec", value: "1000000" }],
   },
-  chain: null,
-  remoteIps: null,
-  outbound: null,
-  self: null,
-  errors: [],
-};
+});
 
 test("settings.nodeArgs → queue payload → advisor clientConfig", () => {
-  const { settings } = normaliseAgentBatch({
-    wireVersion: 1,
-    agent: { version: "0.1.0", hostname: "h" },
-    batchSeq: 1,
-    sentAt: sample.collectedAt,
-    samples: [sample],
-  });
+  const { settings } = normaliseAgentBatch(wireBatch(1, [sample]));
   const queued = IngestReportedSettings.parse(settings);
   assert.deepEqual(queued.nodeArgs, [{ flag: "--Db.MaxBytesPerSec", value: "1000000" }]);
   const advisor = toAdvisorSettings({

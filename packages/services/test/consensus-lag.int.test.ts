@@ -16,6 +16,7 @@ import {
   normaliseAgentBatch,
   type IngestWriteJob,
 } from "../src/index.js";
+import { wireSample } from "./advisor-fixtures.js";
 
 const HIVE_MS = 3_000;
 /** A Hive height produced exactly at `ms` (slot boundary every 3 s from an anchor). */
@@ -24,20 +25,7 @@ const heightAt = (ms: number) => 101_200_000 + Math.floor((ms - ANCHOR_MS) / HIV
 const timeOf = (height: number) => ANCHOR_MS + (height - 101_200_000) * HIVE_MS;
 
 function chainSample(at: number, head: number): AgentSample {
-  return {
-    collectedAt: new Date(at).toISOString(),
-    tcp: null,
-    sockstat: null,
-    netstat: null,
-    conntrack: null,
-    fds: null,
-    host: null,
-    disks: [],
-    settings: null,
-    remoteIps: null,
-    outbound: null,
-    self: null,
-    errors: [],
+  return wireSample(at, {
     chain: {
       family: "hive",
       ok: true,
@@ -52,8 +40,8 @@ function chainSample(at: number, head: number): AgentSample {
       clientVersion: "hived 1.27.11",
       latency: null,
       error: null,
-    },
-  } as AgentSample;
+    } as AgentSample["chain"],
+  });
 }
 
 describe("node lag against the consensus head (real PostgreSQL, real writer)", () => {
