@@ -1,4 +1,9 @@
-import { NODE_SAMPLE_METRIC_CATALOGUE, type AgentSample, type NodeSampleMetric } from "@rpcpulse/domain";
+import {
+  NODE_SAMPLE_METRIC_CATALOGUE,
+  pickSampleDisks,
+  type AgentSample,
+  type NodeSampleMetric,
+} from "@rpcpulse/domain";
 import type {
   AdvisorInput,
   AdvisorNode,
@@ -48,8 +53,7 @@ export function agentSampleToAdvisorSample(
   metrics: readonly NodeSampleMetric[] = ADVISOR_METRICS,
 ): AdvisorSample {
   const time = new Date(s.collectedAt);
-  const data = s.disks.find((d) => d.path !== SHM && d.totalBytes !== null);
-  const shm = s.disks.find((d) => d.path === SHM);
+  const { data, shm } = pickSampleDisks(s);
   const sample: Record<string, unknown> = { time };
   for (const m of metrics) sample[m.field] = m.read(s, data, shm);
   const ref = referenceHead ? referenceHead(time) : null;

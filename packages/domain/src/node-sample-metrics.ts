@@ -45,6 +45,25 @@ export type NodeSampleMetric =
       ) => boolean | null;
     });
 
+const SHM = "/dev/shm";
+
+/**
+ * The two disks the catalogue's readers take from one wire sample: the node's data directory (the first
+ * disk other than /dev/shm that has a size) and /dev/shm.
+ */
+export function pickSampleDisks(s: AgentSample): {
+  data: AgentSampleDisk | undefined;
+  shm: AgentSampleDisk | undefined;
+} {
+  let data: AgentSampleDisk | undefined;
+  let shm: AgentSampleDisk | undefined;
+  for (const d of s.disks) {
+    if (d.path === SHM) shm ??= d;
+    else if (d.totalBytes !== null) data ??= d;
+  }
+  return { data, shm };
+}
+
 const orNull = <T>(v: T | null | undefined): T | null => (v === undefined ? null : v);
 const round = (v: number | null | undefined) => (v === null || v === undefined ? null : Math.round(v));
 const epochMs = (iso: string | null | undefined) => (iso ? Date.parse(iso) : null);

@@ -2,6 +2,7 @@ import type { BeaconSampleRow, IngestMetricField, IngestRemoteIpColumns } from "
 import { beaconRowOf } from "./normalise-beacon.js";
 import {
   NODE_SAMPLE_METRIC_CATALOGUE,
+  pickSampleDisks,
   type AgentBatch,
   type AgentSample,
   type AgentSampleDisk,
@@ -41,8 +42,6 @@ export type ReportedSettings = Partial<NonNullable<AgentSample["settings"]>> & {
     top: { ip: string; port: number; sockets: number; established: number; timeWait: number }[];
   };
 };
-
-const SHM = "/dev/shm";
 
 type Disk = AgentSampleDisk;
 
@@ -98,12 +97,7 @@ export function normaliseAgentBatch(batch: AgentBatch, mapping = METRIC_MAPPING)
   const samples = batch.samples;
   for (let index = 0; index < samples.length; index++) {
     const sample = samples[index] as AgentSample;
-    let data: Disk | undefined;
-    let shm: Disk | undefined;
-    for (const d of sample.disks) {
-      if (d.path === SHM) shm ??= d;
-      else if (d.totalBytes !== null) data ??= d;
-    }
+    const { data, shm } = pickSampleDisks(sample);
     columns.time.push(Date.parse(sample.collectedAt));
     pushMetrics(metricColumns, mapping.readers, sample, data, shm);
     const top = sample.remoteIps?.top;
