@@ -10,7 +10,11 @@
 //   node scripts/run-suites.mjs summary             print "tests: N passed, N failed, N skipped" and exit 1
 //                                                   on failures, on an expected suite without results (a
 //                                                   workspace that never reported, the e2e suite that never
-//                                                   ran or ran no test) and on a failed scripts/e2e.sh
+//                                                   ran or ran no test), on a suite that reported fewer tests
+//                                                   than scripts/test-counts.json holds, and on a failed
+//                                                   scripts/e2e.sh
+//   node scripts/run-suites.mjs record-counts       write the tally's per-suite test counts to
+//                                                   scripts/test-counts.json (after adding or removing tests)
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -125,9 +129,40 @@ function readdirSafe(dir) {
   }
 }
 
+// How many tests each suite has (its passed + failed + skipped on the last full run). A suite that reports
+// fewer fails the run: a file that stopped early, a describe that never registered, or a reporter that lost
+// lines would otherwise pass with a smaller count (as `--test-force-exit` did). Removing tests on purpose
+// means lowering the count with `record-counts`, in the same commit.
+// TEST_COUNTS_FILE: another file (the checks of this script use a scratch one).
+const countsFile = process.env.TEST_COUNTS_FILE
+  ? path.resolve(process.env.TEST_COUNTS_FILE)
+  : path.join(root, "scripts", "test-counts.json");
+
+function readCounts() {
+  return existsSync(countsFile) ? JSON.parse(readFileSync(countsFile, "utf8")) : {};
+}
+
+const reportedTests = (s) => s.passed + s.failed + s.skipped;
+
+function findShortSuites(tally, counts) {
+  const problems = [];
+  for (const s of tally.suites) {
+    const expected = counts[s.name];
+    // A narrowed e2e run (E2E_GREP) runs fewer tests on purpose.
+    if (expected === undefined || (s.name === "e2e" && tally.e2e?.grep)) continue;
+    if (reportedTests(s) < expected) {
+      problems.push(
+        `${s.name}: reported ${reportedTests(s)} tests, fewer than the ${expected} in scripts/test-counts.json ` +
+          "(a file stopped early or lost its report; if tests were removed on purpose: record-counts)",
+      );
+    }
+  }
+  return problems;
+}
+
 /** Problems that fail the run besides failed tests; each counts as one failure in the last line. */
 function findMissingResults(tally) {
-  const problems = [];
+  const problems = findShortSuites(tally, readCounts());
   const byName = new Map(tally.suites.map((s) => [s.name, s]));
   for (const name of tally.expectedWorkspaces ?? []) {
     if (!byName.has(name)) problems.push(`${name}: no result (the suite runner stopped before it reported)`);
@@ -176,7 +211,7 @@ if (mode === "workspaces") {
   tally.suites.push(
     await runSuite("e2e", "npx", ["playwright", "test", "--reporter=list", ...grep], path.join(root, "e2e")),
   );
-  tally.e2e = { ...tally.e2e, finished: true };
+  tally.e2e = { ...tally.e2e, finished: true, grep: Boolean(process.env.E2E_GREP) };
   writeTally(tally);
 } else if (mode === "e2e-exit") {
   const tally = readTally();
@@ -200,9 +235,23 @@ if (mode === "workspaces") {
   const note = tally.fast ? " (fast: build and e2e suite skipped)" : "";
   process.stdout.write(`tests: ${sum("passed")} passed, ${failed} failed, ${sum("skipped")} skipped${note}\n`);
   process.exit(failed > 0 || tally.suites.length === 0 ? 1 : 0);
+} else if (mode === "record-counts") {
+  const tally = readTally();
+  const counts = readCounts();
+  for (const s of tally.suites) {
+    if (s.failed > 0 || (s.name === "e2e" && tally.e2e?.grep)) {
+      process.stderr.write(`${s.name}: not recorded (${s.failed > 0 ? "it has failures" : "a narrowed run"})\n`);
+      continue;
+    }
+    if (counts[s.name] !== reportedTests(s))
+      process.stdout.write(`${s.name}: ${counts[s.name] ?? "-"} -> ${reportedTests(s)}\n`);
+    counts[s.name] = reportedTests(s);
+  }
+  const sorted = Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)));
+  writeFileSync(countsFile, JSON.stringify(sorted, null, 2) + "\n");
 } else {
   process.stderr.write(
-    "usage: run-suites.mjs reset [--fast] | workspaces [filter...] | e2e-started | e2e | e2e-exit <code> | summary\n",
+    "usage: run-suites.mjs reset [--fast] | workspaces [filter...] | e2e-started | e2e | e2e-exit <code> | summary | record-counts\n",
   );
   process.exit(2);
 }

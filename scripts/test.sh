@@ -28,7 +28,10 @@ npx prettier --check . --log-level=warn
 npx depcruise --config .dependency-cruiser.cjs apps packages --output-type err
 
 step "Lint rules fire: deliberate violations (scripts/lint-fixtures) must fail them"
-node --import tsx --test --test-force-exit --test-reporter=dot scripts/lint-rules.test.ts
+node --import tsx --import @rpcpulse/config/test-exit-guard --test --test-reporter=dot scripts/lint-rules.test.ts
+
+step "The test runner fails what it cannot count: a file that does not exit, a suite short of its tests"
+node --import tsx --import @rpcpulse/config/test-exit-guard --test --test-reporter=dot scripts/run-suites.test.ts
 
 step "Typecheck"
 npm run typecheck --silent
