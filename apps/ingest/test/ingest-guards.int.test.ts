@@ -166,15 +166,15 @@ describe("ingest guards (real Redis and PostgreSQL)", () => {
     assert.equal(pushedBack.json.error?.details?.count, 3);
     assert.equal(await queue.count(), 3);
     // The worker catches up (here: the jobs are taken off the queue), and the agent's retry lands.
-    const drain = new Worker("ingest", async () => "written", {
-      connection: redis.duplicate(),
-      prefix: queue.opts.prefix,
-    });
+    // BullMQ does not close a connection it was handed: this test does.
+    const drainRedis = redis.duplicate();
+    const drain = new Worker("ingest", async () => "written", { connection: drainRedis, prefix: queue.opts.prefix });
     try {
       const deadline = Date.now() + 10_000;
       while ((await queue.count()) > 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     } finally {
       await drain.close();
+      await drainRedis.quit();
     }
     assert.equal(
       (await postBatch(ingest.port, { token, body: gzipBatch(makeAgentBatch(4, { samples: 1 })) })).status,
@@ -189,18 +189,20 @@ describe("ingest guards (real Redis and PostgreSQL)", () => {
     const batches = [1, 2].map((seq) => makeAgentBatch(seq, { samples: 1 }));
     for (const b of batches) assert.equal((await postBatch(ingest.port, { token, body: gzipBatch(b) })).status, 202);
     // A consumer whose every attempt fails for good: both jobs end in the failed set (parked).
+    const failingRedis = redis.duplicate();
     const failing = new Worker(
       "ingest",
       async () => {
         throw new UnrecoverableError("simulated: a bug in the writer");
       },
-      { connection: redis.duplicate(), prefix },
+      { connection: failingRedis, prefix },
     );
     try {
       const deadline = Date.now() + 10_000;
       while ((await queue.getFailedCount()) < 2 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     } finally {
       await failing.close();
+      await failingRedis.quit();
     }
     assert.equal(await queue.getFailedCount(), 2, "parked, not deleted");
     const refused = await postBatch(ingest.port, { token, body: gzipBatch(makeAgentBatch(3, { samples: 1 })) });

@@ -47,6 +47,8 @@ describe("alerting (PostgreSQL + Redis + local receivers)", () => {
   let redis: ReturnType<typeof createRedisConnection>;
   let queue: QueueTarget;
   let worker: Worker;
+  // The worker's own connection: BullMQ does not close a connection it was handed.
+  let workerRedis: ReturnType<typeof createRedisConnection> | undefined;
   let mailer: Mailer;
   let smtp: Awaited<ReturnType<typeof startSmtpReceiver>>;
   let hook: Awaited<ReturnType<typeof startHttpReceiver>>;
@@ -111,7 +113,12 @@ describe("alerting (PostgreSQL + Redis + local receivers)", () => {
           throw error;
         }
       },
-      { connection: redis.duplicate(), prefix: queue.prefix, concurrency: 4, settings: { backoffStrategy: () => 200 } },
+      {
+        connection: (workerRedis = redis.duplicate()),
+        prefix: queue.prefix,
+        concurrency: 4,
+        settings: { backoffStrategy: () => 200 },
+      },
     );
     const { node } = await enrollNode(deps, ctxOf(ORG_A), {
       network: "hive",
@@ -126,6 +133,7 @@ describe("alerting (PostgreSQL + Redis + local receivers)", () => {
 
   after(async () => {
     await worker?.close();
+    await workerRedis?.quit();
     mailer?.close();
     await Promise.all([smtp?.close(), hook?.close(), flaky?.close()]);
     if (queue) {
