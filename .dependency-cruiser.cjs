@@ -144,7 +144,7 @@ module.exports = {
       name: "sql-only-in-db",
       severity: "error",
       comment:
-        "Only packages/db talks to SQL: the pg driver and its pg-* companions, Prisma (@prisma/*, the generated client) and PGlite. Others use @rpcpulse/db (createSqlPool, named queries) or its testing entry.",
+        "Only packages/db talks to SQL: the pg driver and its pg-* companions, Prisma (@prisma/*, the generated client) and PGlite. Others use @rpcpulse/db/sql (createSqlPool), the named queries of @rpcpulse/db/<domain>, or @rpcpulse/db/testing.",
       from: { pathNot: "^packages/db/" },
       to: {
         path: [

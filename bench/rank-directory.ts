@@ -62,7 +62,7 @@ const ROUNDS = Number(values.rounds);
 const HOUR = 3_600_000;
 /**
  * The tables a ranking round (rankDirectory) reads or writes, from its SQL in packages/db/src/directory/*
- * and timeseries/probe-results.ts (probe_results is partitioned: VACUUM and ANALYZE take its partitions).
+ * (probe-results.ts among them: probe_results is partitioned, VACUUM and ANALYZE take its partitions).
  */
 const ROUND_TABLES = [
   "probe_results",

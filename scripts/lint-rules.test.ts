@@ -124,7 +124,7 @@ describe("eslint: the file-size cap", () => {
 
 describe("eslint: Prisma only in packages/db", () => {
   const query = [
-    'import type { PrismaClient } from "@rpcpulse/db";',
+    'import type { PrismaClient } from "@rpcpulse/db/sql";',
     "export async function listPages(deps: { prisma: PrismaClient }) {",
     "  return deps.prisma.statusPage.findMany();",
     "}",

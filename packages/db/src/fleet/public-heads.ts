@@ -5,7 +5,7 @@ import { dbDateOrNull, dbNumber, dbNumberOrNull, float, int4, int8 } from "../sq
 
 /**
  * The worker's checks of nodes' public URLs (node_public_heads, one row per node). Reads of the
- * stored result go through listNodeHeads / listOrganizationNodeHeads (timeseries/node-heads.ts).
+ * stored result go through listNodeHeads / listOrganizationNodeHeads (fleet/node-heads.ts).
  */
 
 /** A node to check: its public URL, API family and network, and its own head right now. */
