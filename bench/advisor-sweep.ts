@@ -10,15 +10,10 @@
  * Prints medians, the ratio sweep / reference and the nodes one 60 s sweep interval covers on one core.
  */
 import { parseArgs } from "node:util";
-import {
-  getAdvisorNode,
-  insertNodeSamples,
-  insertRemoteIps,
-  loadAdvisorWindow,
-  type NodeSampleInput,
-} from "../packages/db/src/index.js";
+import { getAdvisorNode, loadAdvisorWindow } from "@rpcpulse/db/advisor";
+import { insertNodeSamples, insertRemoteIps, type NodeSampleInput } from "@rpcpulse/db/fleet";
 import { createTestDatabase, createTestNode, createTestOrg } from "../packages/db/src/testing.js";
-import { runAdvisorSweep } from "../packages/services/src/index.js";
+import { runAdvisorSweep } from "@rpcpulse/services/advisor";
 
 const { values } = parseArgs({
   options: {

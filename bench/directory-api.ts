@@ -14,9 +14,9 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
 import { parseArgs } from "node:util";
-import { insertProbeResults, type ProbeResultInput } from "@rpcpulse/db";
+import { insertProbeResults, type ProbeResultInput } from "@rpcpulse/db/directory";
 import { createTestDatabase, freePort } from "@rpcpulse/db/testing";
-import { rankDirectory, RankedListResponse, seedDemoDirectory } from "@rpcpulse/services";
+import { rankDirectory, RankedListResponse, seedDemoDirectory } from "@rpcpulse/services/directory";
 import { waitForWebHealth } from "./lib/web-health.js";
 
 const { values: args } = parseArgs({

@@ -19,12 +19,12 @@ import {
   ensureVantagePoint,
   insertProbeResults,
   insertPublicEndpoints,
-  refreshRollups,
   replaceEndpointRankings,
   upsertEndpointCapability,
   type EndpointRankingRow,
   type ProbeResultInput,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/directory";
+import { refreshRollups } from "@rpcpulse/db/platform";
 import { createTestDatabase, freePort } from "@rpcpulse/db/testing";
 import { measureLcp } from "./lib/measure-lcp.js";
 import { waitForWebHealth } from "./lib/web-health.js";

@@ -10,11 +10,13 @@ import {
   getFleetOverview as queryFleetOverview,
   insertNodeSamples,
   listFleetIndex,
-  refreshRollups,
   type NodeSampleInput,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/fleet";
+import { refreshRollups } from "@rpcpulse/db/platform";
 import { createTestDatabase, createTestOrg } from "@rpcpulse/db/testing";
-import { getFleetOverview, listProducerViews, listValidatorViews, type ServiceContext } from "@rpcpulse/services";
+import { getFleetOverview } from "@rpcpulse/services/fleet";
+import { listProducerViews, listValidatorViews } from "@rpcpulse/services/producers";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 const { values: args } = parseArgs({
   options: {

@@ -14,9 +14,10 @@
  */
 import { execFileSync, spawn, type ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
-import { insertNodeRow, insertNodeSamples, refreshRollups, type NodeSampleInput } from "@rpcpulse/db";
+import { insertNodeRow, insertNodeSamples, type NodeSampleInput } from "@rpcpulse/db/fleet";
+import { refreshRollups } from "@rpcpulse/db/platform";
 import { createTestDatabase, freePort } from "@rpcpulse/db/testing";
-import { FLEET_PAGE_SIZE } from "@rpcpulse/services";
+import { FLEET_PAGE_SIZE } from "@rpcpulse/services/fleet";
 import { measureLcp } from "./lib/measure-lcp.js";
 import { waitForWebHealth } from "./lib/web-health.js";
 

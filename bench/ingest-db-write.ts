@@ -12,7 +12,7 @@
  */
 import { parseArgs } from "node:util";
 import { createTestDatabase } from "@rpcpulse/db/testing";
-import { createIngestWriter, normaliseAgentBatch, type IngestWriteJob } from "@rpcpulse/services";
+import { createIngestWriter, normaliseAgentBatch, type IngestWriteJob } from "@rpcpulse/services/ingest";
 import { makeAgentBatch } from "../apps/ingest/test/support/agent-batches.js";
 import {
   median,

@@ -11,10 +11,12 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { INGEST_SAMPLE_METRICS } from "@rpcpulse/db";
+import { INGEST_SAMPLE_METRICS } from "@rpcpulse/db/ingest";
 import type { TestDatabase } from "@rpcpulse/db/testing";
 import type { AgentBatch } from "@rpcpulse/domain";
-import { createAgentToken, normaliseAgentBatch, type ServiceContext } from "@rpcpulse/services";
+import { createAgentToken } from "@rpcpulse/services/fleet";
+import { normaliseAgentBatch } from "@rpcpulse/services/ingest";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 export const ROOT = resolve(dirname(resolve(process.argv[1]!)), "..");
 

@@ -33,10 +33,10 @@ import { readFileSync } from "node:fs";
 import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { refreshRollups } from "../packages/db/src/index.js";
+import { refreshRollups } from "@rpcpulse/db/platform";
 import { parseDatabaseUrl } from "../packages/db/src/migrate/ensure-database.js";
 import { createTestDatabase, DEFAULT_TEST_SERVER_URL, type TestDatabase } from "../packages/db/src/testing.js";
-import { rankDirectory, rankDirectoryFromRaw } from "../packages/services/src/index.js";
+import { rankDirectory, rankDirectoryFromRaw } from "@rpcpulse/services/directory";
 
 const { values } = parseArgs({
   options: {
@@ -62,7 +62,7 @@ const ROUNDS = Number(values.rounds);
 const HOUR = 3_600_000;
 /**
  * The tables a ranking round (rankDirectory) reads or writes, from its SQL in packages/db/src/directory/*
- * and timeseries/probe-results.ts (probe_results is partitioned: VACUUM and ANALYZE take its partitions).
+ * (probe-results.ts among them: probe_results is partitioned, VACUUM and ANALYZE take its partitions).
  */
 const ROUND_TABLES = [
   "probe_results",

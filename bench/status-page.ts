@@ -18,9 +18,10 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { parseArgs } from "node:util";
-import { insertNodeSamples, insertProbeResults } from "@rpcpulse/db";
+import { insertNodeSamples } from "@rpcpulse/db/fleet";
+import { insertProbeResults } from "@rpcpulse/db/directory";
 import { createTestDatabase, createTestOrg, freePort } from "@rpcpulse/db/testing";
-import { refreshStatusUptimeDays } from "@rpcpulse/services";
+import { refreshStatusUptimeDays } from "@rpcpulse/services/status";
 import { measureLcp } from "./lib/measure-lcp.js";
 import { waitForWebHealth } from "./lib/web-health.js";
 

@@ -21,7 +21,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import pg from "pg";
-import { insertNodeSamples, type NodeSampleInput } from "../packages/db/src/index.js";
+import { insertNodeSamples, type NodeSampleInput } from "@rpcpulse/db/fleet";
 import { createTestDatabase, waitFor } from "../packages/db/src/testing.js";
 import { closeQueues, createRedisConnection, getQueue, type QueueTarget } from "../packages/queue/src/index.js";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "../packages/queue/src/testing.js";

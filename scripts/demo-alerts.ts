@@ -7,8 +7,10 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { databaseEnv, parseEnv, runtimeEnv, secretsEnv } from "@rpcpulse/config";
 import { readFileSync } from "node:fs";
-import { createPrismaClient, createSqlPool } from "@rpcpulse/db";
-import { resolveSecretsKey, seedDemoAlerts, seedDemoProducers, seedDemoStatusProducers } from "@rpcpulse/services";
+import { createPrismaClient, createSqlPool } from "@rpcpulse/db/sql";
+import { resolveSecretsKey, seedDemoAlerts } from "@rpcpulse/services/alerting";
+import { seedDemoProducers } from "@rpcpulse/services/producers";
+import { seedDemoStatusProducers } from "@rpcpulse/services/status";
 
 async function main(): Promise<void> {
   const env = parseEnv({ ...databaseEnv, ...runtimeEnv, ...secretsEnv }, process.env);

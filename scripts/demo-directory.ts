@@ -6,8 +6,8 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { databaseEnv, parseEnv, runtimeEnv } from "@rpcpulse/config";
-import { createSqlPool } from "@rpcpulse/db";
-import { seedDemoDirectory } from "@rpcpulse/services";
+import { createSqlPool } from "@rpcpulse/db/sql";
+import { seedDemoDirectory } from "@rpcpulse/services/directory";
 
 async function main(): Promise<void> {
   const { values } = parseArgs({ options: { simnet: { type: "string", default: "packages/simnet/demo.json" } } });

@@ -6,8 +6,8 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { databaseEnv, parseEnv, runtimeEnv } from "@rpcpulse/config";
-import { createPrismaClient, createSqlPool } from "@rpcpulse/db";
-import { seedDemoFleet } from "@rpcpulse/services";
+import { createPrismaClient, createSqlPool } from "@rpcpulse/db/sql";
+import { seedDemoFleet } from "@rpcpulse/services/fleet";
 
 const DEMO_ORG_SLUG = "demo-fleet";
 

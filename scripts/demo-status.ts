@@ -2,8 +2,8 @@
 // endpoints) at /status/demo. Runs after demo-fleet.ts and demo-directory.ts.
 //   node_modules/.bin/tsx scripts/demo-status.ts
 import { databaseEnv, parseEnv, runtimeEnv } from "@rpcpulse/config";
-import { createPrismaClient } from "@rpcpulse/db";
-import { seedDemoStatusPage } from "@rpcpulse/services";
+import { createPrismaClient } from "@rpcpulse/db/sql";
+import { seedDemoStatusPage } from "@rpcpulse/services/status";
 
 async function main(): Promise<void> {
   const env = parseEnv({ ...databaseEnv, ...runtimeEnv }, process.env);

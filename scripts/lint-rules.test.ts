@@ -3,6 +3,9 @@
 //  - dependency-cruiser (.dependency-cruiser.cjs) cruises scripts/lint-fixtures/boundaries, a tiny copy of
 //    the repository layout: pg, pg-*, Prisma, PGlite and the generated client only in packages/db, and
 //    the older rules (no cycles, no upward imports) still fire now that node_modules is not excluded.
+//  - issue 15's domain rules: services/<d> reaches db/<d> and db's sql entry, web features/<d> its own domain,
+//    each with a short documented cross-domain list (services-domain-reaches-own-db-domain,
+//    services-root-reaches-orgs, web-feature-reaches-own-domain).
 //  - eslint (eslint.config.mjs) lints text under made-up paths: the file-size cap and its allow-list,
 //    and Prisma queries outside packages/db.
 import assert from "node:assert/strict";
@@ -56,12 +59,16 @@ describe("dependency-cruiser rules fire on scripts/lint-fixtures/boundaries", ()
       "no-app-imports: packages/fake/src/reaches-app.ts",
       "no-circular: packages/fake/src/cycle-a.ts",
       "no-unresolvable-own-imports: packages/fake/src/unresolved.ts",
+      "services-domain-reaches-own-db-domain: packages/services/src/status/reaches-advisor-db.ts",
+      "services-root-reaches-orgs: packages/services/src/root-reaches-fleet.ts",
       "sql-only-in-db: apps/fake/src/own-pool.ts",
       "sql-only-in-db: packages/fake/src/generated-client.ts",
       "sql-only-in-db: packages/fake/src/pg-companion.ts",
       "sql-only-in-db: packages/fake/src/pg-uninstalled.ts",
       "sql-only-in-db: packages/fake/src/prisma-client.ts",
       "sql-only-in-db: packages/fake/test/pglite-setup.ts",
+      "web-feature-reaches-own-domain: apps/web/src/features/status/reaches-advisor-service.ts",
+      "web-feature-reaches-own-domain: apps/web/src/features/status/reaches-fleet-feature.ts",
     ]);
     const targets = Object.fromEntries(
       violations.filter((v) => v.rule.name === "sql-only-in-db").map((v) => [v.from, v.to]),
@@ -117,7 +124,7 @@ describe("eslint: the file-size cap", () => {
 
 describe("eslint: Prisma only in packages/db", () => {
   const query = [
-    'import type { PrismaClient } from "@rpcpulse/db";',
+    'import type { PrismaClient } from "@rpcpulse/db/sql";',
     "export async function listPages(deps: { prisma: PrismaClient }) {",
     "  return deps.prisma.statusPage.findMany();",
     "}",

@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { expect, type APIRequestContext } from "@playwright/test";
-import { createSqlPool, type SqlPool } from "@rpcpulse/db";
-import { seedDemoDirectory } from "@rpcpulse/services";
+import { createSqlPool, type SqlPool } from "@rpcpulse/db/sql";
+import { seedDemoDirectory } from "@rpcpulse/services/directory";
 import { createApiAccount, uniqueSuffix, type ApiAccount } from "../fixtures/api-account.js";
 import { settleStreaming, test } from "../fixtures/streaming.js";
 

@@ -12,7 +12,7 @@ import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
 import { promisify } from "node:util";
-import { estimateQuantile, type SqlClient } from "@rpcpulse/db";
+import { estimateQuantile, type SqlClient } from "@rpcpulse/db/sql";
 import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import pg from "pg";
 import {

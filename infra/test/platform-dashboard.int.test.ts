@@ -10,7 +10,7 @@ import { after, before, describe, test } from "node:test";
 import { parser } from "@prometheus-io/lezer-promql";
 import { closeQueues, createRedisConnection, getQueue, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
-import { createPlatformMetrics } from "@rpcpulse/services";
+import { createPlatformMetrics } from "@rpcpulse/services/platform";
 import { parsePrometheusText } from "@rpcpulse/config/testing";
 import { parse as parseYaml } from "yaml";
 import { PLATFORM_DASHBOARD_FILE, platformDashboard, PROMETHEUS } from "../grafana/dashboards/src/platform.js";

@@ -10,16 +10,14 @@
  */
 import {
   insertNodeSamples,
-  insertProducer,
-  recordProducerReading,
-  recordValidatorReading,
   writeBeaconSamples,
   insertRemoteIps,
-  refreshRollups,
   type NodeSampleInput,
   type RemoteIpSampleInput,
-  type SqlClient,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/fleet";
+import { insertProducer, recordProducerReading, recordValidatorReading } from "@rpcpulse/db/producers";
+import { refreshRollups } from "@rpcpulse/db/platform";
+import { type SqlClient } from "@rpcpulse/db/sql";
 
 export const ORG = "org_grafana_fixture_000000000001";
 export const OTHER_ORG = "org_grafana_fixture_000000000002";

@@ -12,7 +12,7 @@ import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { gzipSync } from "node:zlib";
 import { after, describe, it } from "node:test";
-import { quoteIdent } from "@rpcpulse/db";
+import { quoteIdent } from "@rpcpulse/db/migrate";
 import { connectSqlSession } from "@rpcpulse/db/testing";
 import { waitFor } from "@rpcpulse/config/testing";
 import { sleep, stopChild, type Child } from "./support/processes.js";

@@ -10,7 +10,7 @@ import { gzipSync } from "node:zlib";
 import { after, describe, it } from "node:test";
 import { WIRE_FORMAT_VERSION, type AgentBatch } from "@rpcpulse/domain";
 import { createSafeHttpClient } from "@rpcpulse/prober";
-import { listRankedEndpoints, probeDirectoryRound, rankDirectory } from "@rpcpulse/services";
+import { listRankedEndpoints, probeDirectoryRound, rankDirectory } from "@rpcpulse/services/directory";
 import { startSimnet, type Simnet } from "@rpcpulse/simnet";
 import { waitFor } from "@rpcpulse/config/testing";
 import { sleep } from "./support/processes.js";

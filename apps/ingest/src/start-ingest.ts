@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AppError, RPCPULSE_VERSION, toErrorBody, type Logger } from "@rpcpulse/config";
-import { createSqlPool } from "@rpcpulse/db";
+import { createSqlPool } from "@rpcpulse/db/sql";
 import {
   agentTokenChannel,
   closeQueues,
@@ -10,12 +10,9 @@ import {
   readAgentTokenChangeMark,
   type QueueTarget,
 } from "@rpcpulse/queue";
-import {
-  authorizeMetricsRequest,
-  createAgentTokenVerifier,
-  createPlatformMetrics,
-  createVantageEndpointFilter,
-} from "@rpcpulse/services";
+import { authorizeMetricsRequest, createPlatformMetrics } from "@rpcpulse/services/platform";
+import { createAgentTokenVerifier } from "@rpcpulse/services/fleet";
+import { createVantageEndpointFilter } from "@rpcpulse/services/directory";
 import type { IngestEnv } from "./env.js";
 import { createAddressLimiter } from "./http/address-limiter.js";
 import { createClientAddressResolver } from "./http/client-address.js";

@@ -15,7 +15,7 @@ import {
   type Redis,
 } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
-import { deleteNode, generateAgentToken, rotateAgentToken } from "@rpcpulse/services";
+import { deleteNode, generateAgentToken, rotateAgentToken } from "@rpcpulse/services/fleet";
 import { parseIngestEnv } from "../src/env.js";
 import { startIngest, type RunningIngest } from "../src/start-ingest.js";
 import { gzipBatch, makeAgentBatch } from "./support/agent-batches.js";

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { agentBatchSchema, type AgentBatch } from "@rpcpulse/domain";
-import { normaliseAgentBatch } from "@rpcpulse/services";
+import { normaliseAgentBatch } from "@rpcpulse/services/ingest";
 import { makeAgentBatch } from "./support/agent-batches.js";
 import { referenceNormalise } from "./support/reference-normalise.js";
 import { allPaths, getAt, seededRandom, setAt, type Json, type JsonPath } from "@rpcpulse/config/testing";

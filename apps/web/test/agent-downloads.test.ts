@@ -10,7 +10,7 @@ import {
   resolveDownloadsDir,
   serveDownload,
   serveInstallScript,
-} from "../src/features/agent-downloads/agent-downloads.js";
+} from "../src/features/fleet/agent-downloads.js";
 import { buildInstallCommand, shellQuote, toInstanceName } from "../src/features/fleet/install-command.js";
 
 const root = mkdtempSync(path.join(tmpdir(), "rpcpulse-downloads-"));

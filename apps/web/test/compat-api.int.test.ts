@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { insertPublicEndpoints, replaceEndpointRankings, upsertEndpointCapability } from "@rpcpulse/db";
+import { insertPublicEndpoints, replaceEndpointRankings, upsertEndpointCapability } from "@rpcpulse/db/directory";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
-import { ChainlistRpcsResponse, ErpcUpstreamsResponse } from "@rpcpulse/services";
+import { ChainlistRpcsResponse, ErpcUpstreamsResponse } from "@rpcpulse/services/directory";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { readChainlistRpcs, readErpcUpstreams } from "../src/app/api/v1/_lib/compat-handlers.js";
 import { buildOpenApiDocument } from "../src/app/api/v1/_lib/openapi.js";

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { insertProbeResults, type ProbeResultInput } from "@rpcpulse/db";
+import { insertProbeResults, type ProbeResultInput } from "@rpcpulse/db/directory";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import {
   BeaconResponse,
@@ -10,7 +10,7 @@ import {
   rankDirectory,
   RankedListResponse,
   seedDemoDirectory,
-} from "@rpcpulse/services";
+} from "@rpcpulse/services/directory";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import type { z } from "zod";
 import {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { EndpointDetailResponse } from "@rpcpulse/services";
+import type { EndpointDetailResponse } from "@rpcpulse/services/directory";
 import { factsFromDetail } from "../src/features/directory/badge-facts.js";
 import { badgeFor } from "../src/features/directory/badge-metric.js";
 

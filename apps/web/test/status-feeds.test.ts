@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { PublicStatusPage } from "@rpcpulse/services";
+import type { PublicStatusPage } from "@rpcpulse/services/status";
 import { XMLParser, XMLValidator } from "fast-xml-parser";
 import { renderAtom, renderJsonFeed, renderRss, renderSummary } from "../src/features/status/feeds.js";
 import { basePathFor, lookupFromParam, rewriteForHost } from "../src/features/status/page-lookup.js";

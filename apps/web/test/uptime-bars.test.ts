@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
-import type { PublicComponent, PublicDay } from "@rpcpulse/services";
+import type { PublicComponent, PublicDay } from "@rpcpulse/services/status";
 import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { indexDayIncidents, UptimeBars } from "../src/features/status/uptime-bars.js";

@@ -1,5 +1,5 @@
 import type { Logger } from "@rpcpulse/config";
-import type { PrismaClient, SqlClient } from "@rpcpulse/db";
+import type { PrismaClient, SqlClient } from "@rpcpulse/db/sql";
 import type { QueueTarget } from "@rpcpulse/queue";
 import type { Worker } from "bullmq";
 import { readConsumerSettings, type ConsumedQueue, type WorkerEnv } from "./env.js";

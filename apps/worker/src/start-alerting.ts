@@ -1,9 +1,9 @@
 import type { Logger } from "@rpcpulse/config";
-import type { PrismaClient, SqlClient } from "@rpcpulse/db";
+import type { PrismaClient, SqlClient } from "@rpcpulse/db/sql";
 import { createMailer, type Mailer } from "@rpcpulse/notify";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import { NOTIFY_ATTEMPTS, type QueueTarget } from "@rpcpulse/queue";
-import { resolveSecretsKey } from "@rpcpulse/services";
+import { resolveSecretsKey } from "@rpcpulse/services/alerting";
 import type { Worker } from "bullmq";
 import { readConsumerSettings, type ConsumedQueue, type WorkerEnv } from "./env.js";
 import { createAlertsProcessor } from "./processors/alerts.processor.js";

@@ -1,6 +1,6 @@
 import { hostname } from "node:os";
 import { RPCPULSE_VERSION, type Logger } from "@rpcpulse/config";
-import { createPrismaClient, createReadDatabase, createSqlPool } from "@rpcpulse/db";
+import { createPrismaClient, createReadDatabase, createSqlPool } from "@rpcpulse/db/sql";
 import {
   closeQueues,
   createRedisClient,
@@ -15,10 +15,9 @@ import {
   authorizeMetricsRequest,
   checkStorageReady,
   createPlatformMetrics,
-  createIngestWriter,
-  createNetworkHeadTracker,
   recordWorkerHeartbeat,
-} from "@rpcpulse/services";
+} from "@rpcpulse/services/platform";
+import { createIngestWriter, createNetworkHeadTracker } from "@rpcpulse/services/ingest";
 import type { Worker } from "bullmq";
 import { readConsumerSettings, type ConsumedQueue, type WorkerEnv } from "./env.js";
 import { createIngestProcessor } from "./processors/ingest.processor.js";

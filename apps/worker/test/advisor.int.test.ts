@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { Writable } from "node:stream";
 import { createLogger } from "@rpcpulse/config";
-import { insertNodeSamples, insertRemoteIps } from "@rpcpulse/db";
+import { insertNodeSamples, insertRemoteIps } from "@rpcpulse/db/fleet";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, getQueue, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";

@@ -17,21 +17,21 @@ import { createServer, type Server } from "node:http";
 import { gunzipSync } from "node:zlib";
 import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
-import { listBeaconSeries, listNodeBeaconLatest, writeBeaconSamples } from "@rpcpulse/db";
+import { listBeaconSeries, listNodeBeaconLatest, writeBeaconSamples } from "@rpcpulse/db/fleet";
 import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import { agentBatchSchema } from "@rpcpulse/domain";
 import { startHttpReceiver } from "@rpcpulse/notify/testing";
 import { closeQueues, createRedisConnection, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
+import { createAgentToken } from "@rpcpulse/services/fleet";
 import {
-  createAgentToken,
   createAlertChannel,
   createAlertRule,
   deriveSecretsKey,
   measureConsensusBehind,
-  normaliseAgentBatch,
-  type ServiceContext,
-} from "@rpcpulse/services";
+} from "@rpcpulse/services/alerting";
+import { normaliseAgentBatch } from "@rpcpulse/services/ingest";
+import { type ServiceContext } from "@rpcpulse/services/context";
 import { startSimnet, type Simnet } from "@rpcpulse/simnet";
 import { parseWorkerEnv } from "../src/env.js";
 import { startWorker, type RunningWorker } from "../src/start-worker.js";

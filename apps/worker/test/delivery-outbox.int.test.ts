@@ -12,13 +12,9 @@ import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import { startHttpReceiver } from "@rpcpulse/notify/testing";
 import { closeQueues, createRedisConnection, getQueue, type QueueTarget, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
-import {
-  createAlertChannel,
-  createAlertRule,
-  deriveSecretsKey,
-  enrollNode,
-  type ServiceContext,
-} from "@rpcpulse/services";
+import { createAlertChannel, createAlertRule, deriveSecretsKey } from "@rpcpulse/services/alerting";
+import { enrollNode } from "@rpcpulse/services/fleet";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 const workerDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SECRETS = "outbox-test-secrets-key-0123456789abcdef";

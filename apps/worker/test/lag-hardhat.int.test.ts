@@ -15,18 +15,15 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { gunzipSync } from "node:zlib";
 import { after, before, describe, it } from "node:test";
-import { insertNodeSamples, type NodeSampleInput, type SqlClient } from "@rpcpulse/db";
+import { insertNodeSamples, type NodeSampleInput } from "@rpcpulse/db/fleet";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import { agentBatchSchema, findNetwork } from "@rpcpulse/domain";
 import { closeQueues, createRedisConnection, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
-import {
-  createAgentToken,
-  createNetworkHeadTracker,
-  normaliseAgentBatch,
-  type AgentTokenDeps,
-  type ServiceContext,
-} from "@rpcpulse/services";
+import { createAgentToken, type AgentTokenDeps } from "@rpcpulse/services/fleet";
+import { createNetworkHeadTracker, normaliseAgentBatch } from "@rpcpulse/services/ingest";
+import { type ServiceContext } from "@rpcpulse/services/context";
 import { freePort, startHardhatNode, type HardhatNode } from "./support/hardhat.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");

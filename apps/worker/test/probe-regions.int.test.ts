@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, getQueue, type QueueTarget, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
-import { seedDemoDirectory } from "@rpcpulse/services";
+import { seedDemoDirectory } from "@rpcpulse/services/directory";
 import { startSimnet, type Simnet } from "@rpcpulse/simnet";
 
 const workerDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

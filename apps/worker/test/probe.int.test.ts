@@ -5,7 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, type Redis } from "@rpcpulse/queue";
-import { seedDemoDirectory } from "@rpcpulse/services";
+import { seedDemoDirectory } from "@rpcpulse/services/directory";
 import { startSimnet, type Simnet } from "@rpcpulse/simnet";
 import { parseWorkerEnv } from "../src/env.js";
 import { startWorker, type RunningWorker } from "../src/start-worker.js";

@@ -9,21 +9,16 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
 import { findNetwork } from "@rpcpulse/domain";
-import { insertProducer } from "@rpcpulse/db";
+import { insertProducer } from "@rpcpulse/db/producers";
 import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import { startHttpReceiver } from "@rpcpulse/notify/testing";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import { closeQueues, createRedisConnection, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
-import {
-  createAlertChannel,
-  createAlertRule,
-  deriveSecretsKey,
-  pollValidators,
-  registerProducer,
-  seedDemoDirectory,
-  type ServiceContext,
-} from "@rpcpulse/services";
+import { createAlertChannel, createAlertRule, deriveSecretsKey } from "@rpcpulse/services/alerting";
+import { pollValidators, registerProducer } from "@rpcpulse/services/producers";
+import { seedDemoDirectory } from "@rpcpulse/services/directory";
+import { type ServiceContext } from "@rpcpulse/services/context";
 import { ERA_BLOCKS, ManualClock, SESSION_BLOCKS, startSimnet, type Simnet } from "@rpcpulse/simnet";
 import { parseWorkerEnv } from "../src/env.js";
 import { startWorker, type RunningWorker } from "../src/start-worker.js";

@@ -9,7 +9,7 @@ import { Writable } from "node:stream";
 import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
-import { insertNodeSamples } from "@rpcpulse/db";
+import { insertNodeSamples } from "@rpcpulse/db/fleet";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, enqueueMaintenance, getQueue, type Redis } from "@rpcpulse/queue";
 import { parseWorkerEnv } from "../src/env.js";

@@ -4,7 +4,7 @@ import { APIError, createAuthMiddleware, getSessionFromCtx } from "better-auth/a
 import { organization } from "better-auth/plugins/organization";
 import { twoFactor } from "better-auth/plugins/two-factor";
 import type { Logger } from "@rpcpulse/config";
-import type { PrismaClient } from "@rpcpulse/db";
+import type { PrismaClient } from "@rpcpulse/db/sql";
 import { accessControl, orgRoles } from "./access-control.js";
 import type { ThrottleAdapter } from "./mail-throttle.js";
 import type { AuthMailer } from "./auth-mail.js";

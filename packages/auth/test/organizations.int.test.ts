@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { AppError } from "@rpcpulse/config";
-import { requireRole, resolveServiceContext } from "@rpcpulse/services";
+import { requireRole, resolveServiceContext } from "@rpcpulse/services/context";
 import {
   acceptInvitation,
   callAuthEndpoint,

@@ -5,7 +5,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { ApiFamily } from "@rpcpulse/domain";
-import type { SqlClient } from "./sql-client.js";
+import type { SqlClient } from "./sql/sql-client.js";
 
 /** Anything with a `query` (a pool, PGlite), or a test database holding one as `sql`. */
 export type TestSql = SqlClient | { sql: SqlClient };

@@ -15,12 +15,12 @@
 import { createHash, randomBytes } from "node:crypto";
 import { CHAINS, NETWORKS } from "@rpcpulse/domain";
 import pg from "pg";
-import { createPrismaClient, type PrismaClient } from "./client.js";
+import { createPrismaClient, type PrismaClient } from "./sql/client.js";
 import { parseDatabaseUrl, quoteIdent } from "./migrate/ensure-database.js";
 import { defaultMigrationsDir, loadMigrations } from "./migrate/migration-files.js";
 import { runMigrations } from "./migrate/run-migrations.js";
-import { seedCatalog } from "./seed/seed-catalog.js";
-import type { SqlClient } from "./sql-client.js";
+import { seedCatalog } from "./platform/seed-catalog.js";
+import type { SqlClient } from "./sql/sql-client.js";
 
 export { freePort, waitFor, type NotYet, type WaitForOptions } from "@rpcpulse/config/testing";
 export * from "./test-fixtures.js";

@@ -2,7 +2,9 @@
 // advisor's Substrate RPC connection-cap rule) in both storage modes, on the same rows.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { getAdvisorMetricSeries, insertNodeSamples, insertRemoteIps, type SqlClient } from "../src/index.js";
+import { getAdvisorMetricSeries } from "@rpcpulse/db/advisor";
+import { insertNodeSamples, insertRemoteIps } from "@rpcpulse/db/fleet";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import {
   createTestDatabase,
   createTimescaleTestDatabase,

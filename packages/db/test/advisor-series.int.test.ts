@@ -2,15 +2,10 @@
 // plain PostgreSQL and TimescaleDB (PGlite), on the same rows, with the same answers.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import {
-  getAdvisorMetricSeries,
-  insertNodeSamples,
-  insertRemoteIps,
-  loadAdvisorWindow,
-  refreshRollups,
-  type NodeSampleInput,
-  type SqlClient,
-} from "../src/index.js";
+import { getAdvisorMetricSeries, loadAdvisorWindow } from "@rpcpulse/db/advisor";
+import { insertNodeSamples, insertRemoteIps, type NodeSampleInput } from "@rpcpulse/db/fleet";
+import { refreshRollups } from "@rpcpulse/db/platform";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import {
   createTestDatabase,
   createTimescaleTestDatabase,

@@ -4,17 +4,16 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { insertNodeSamples, insertRemoteIps } from "@rpcpulse/db/fleet";
+import { insertProbeResults } from "@rpcpulse/db/directory";
 import {
-  insertNodeSamples,
-  insertProbeResults,
-  insertRemoteIps,
   readEndpointAlertSnapshots,
   readHighSeveritySuggestions,
   readNodeAlertSnapshots,
   readNodeLatencyP95,
   readNodeTopRemoteIp,
-  type SqlClient,
-} from "../src/index.js";
+} from "@rpcpulse/db/alerting";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import {
   createTestDatabase,
   createTestNode,

@@ -9,8 +9,8 @@ import {
   pruneBeaconSamples,
   writeBeaconSamples,
   type BeaconSampleRow,
-  type SqlClient,
-} from "../src/index.js";
+} from "@rpcpulse/db/fleet";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import {
   createTestDatabase,
   createTimescaleTestDatabase,

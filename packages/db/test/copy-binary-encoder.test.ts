@@ -11,7 +11,7 @@ import {
   encodeSamples,
   INGEST_SAMPLE_METRICS,
   type IngestFlushBatch,
-} from "../src/timeseries/ingest-flush.js";
+} from "../src/ingest/ingest-flush.js";
 import { referenceEncodeRemoteIps, referenceEncodeSamples } from "./support/reference-copy-encode.js";
 
 const rand = seededRandom(20261128);

@@ -3,7 +3,7 @@
 // misses and random strings over the characters that matter, IPv4 alone and inside IPv6.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { ipBytes } from "../src/timeseries/copy-binary.js";
+import { ipBytes } from "../src/sql/copy-binary.js";
 
 function referenceIpv4Parts(ip: string): number[] | undefined {
   const parts = ip.split(".");

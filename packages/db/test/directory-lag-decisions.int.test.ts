@@ -3,14 +3,14 @@ import { after, describe, test } from "node:test";
 import {
   getEndpointLagSeries,
   getProbeAvailability,
-  insertNetworkHead,
   insertProbeResults,
-  queryEndpointUptimeDays,
   upsertEndpointFreshnessMinutes,
-  refreshRollups,
   type ProbeResultInput,
-  type SqlClient,
-} from "../src/index.js";
+} from "@rpcpulse/db/directory";
+import { insertNetworkHead } from "@rpcpulse/db/ingest";
+import { queryEndpointUptimeDays } from "@rpcpulse/db/status";
+import { refreshRollups } from "@rpcpulse/db/platform";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { createTestDatabase, createTimescaleTestDatabase, type TimescaleTestDatabase } from "../src/testing.js";
 import { insertFixtureFleet, NETWORK_ID } from "./fixtures.js";
 

@@ -1,4 +1,6 @@
-import type { NodeSampleInput, ProbeResultInput, SqlClient } from "../src/index.js";
+import type { NodeSampleInput } from "@rpcpulse/db/fleet";
+import type { ProbeResultInput } from "@rpcpulse/db/directory";
+import type { SqlClient } from "@rpcpulse/db/sql";
 import { createTestNode, createTestOrg } from "../src/testing.js";
 
 export const ORG_ID = "org_fixture_00000000000000000001";

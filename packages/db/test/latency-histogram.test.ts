@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { estimateQuantile, LATENCY_BUCKET_BOUNDS_MS } from "../src/timeseries/latency-histogram.js";
-import { pickResolution } from "../src/timeseries/row-values.js";
+import { estimateQuantile, LATENCY_BUCKET_BOUNDS_MS } from "../src/sql/latency-histogram.js";
+import { pickResolution } from "../src/sql/row-values.js";
 
 const counts = (entries: Record<number, number>) =>
   Array.from({ length: LATENCY_BUCKET_BOUNDS_MS.length + 1 }, (_, i) => entries[i] ?? 0);

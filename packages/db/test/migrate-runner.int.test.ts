@@ -13,7 +13,7 @@ import {
   parseDatabaseUrl,
   quoteIdent,
   runMigrations,
-} from "../src/index.js";
+} from "@rpcpulse/db/migrate";
 import { DEFAULT_TEST_SERVER_URL } from "../src/testing.js";
 
 const server = parseDatabaseUrl(DEFAULT_TEST_SERVER_URL);

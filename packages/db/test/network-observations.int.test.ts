@@ -7,8 +7,8 @@ import {
   listLatestHeadObservations,
   listRecentProbeErrors,
   type ProbeResultInput,
-  type SqlClient,
-} from "../src/index.js";
+} from "@rpcpulse/db/directory";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { createTestDatabase, createTimescaleTestDatabase, type TimescaleTestDatabase } from "../src/testing.js";
 
 /**

@@ -13,12 +13,12 @@ import {
   listPublicHeadTargets,
   prunePublicHeadChecks,
   queryFinalityHourSeries,
-  readNodeFinalityStates,
   recordPublicHeadChecks,
-  refreshRollups,
   type PublicHeadCheck,
-  type SqlClient,
-} from "../src/index.js";
+} from "@rpcpulse/db/fleet";
+import { readNodeFinalityStates } from "@rpcpulse/db/alerting";
+import { refreshRollups } from "@rpcpulse/db/platform";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import {
   createTestDatabase,
   createTestNode,

@@ -15,8 +15,8 @@ import {
   sumProbeRankWindow,
   upsertProbeRank5m,
   type ProbeRankBucket,
-  type SqlClient,
-} from "../src/index.js";
+} from "@rpcpulse/db/directory";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import {
   createTestDatabase,
   createTimescaleTestDatabase,

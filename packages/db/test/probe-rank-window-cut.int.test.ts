@@ -13,7 +13,7 @@ import {
   upsertProbeRank5m,
   type ProbeRankBucket,
   type ProbeRankSums,
-} from "../src/index.js";
+} from "@rpcpulse/db/directory";
 import { createTestDatabase, type TestDatabase } from "../src/testing.js";
 
 const MIN = 60_000;

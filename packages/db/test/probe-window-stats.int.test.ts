@@ -1,16 +1,14 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { estimateQuantile, LATENCY_BUCKET_BOUNDS_MS, type SqlClient } from "@rpcpulse/db/sql";
 import {
-  estimateQuantile,
   getProbeWindowStats,
   insertProbeResults,
-  LATENCY_BUCKET_BOUNDS_MS,
-  refreshRollups,
   type ProbeResultInput,
   type ProbeRollupStep,
   type ProbeWindowStats,
-  type SqlClient,
-} from "../src/index.js";
+} from "@rpcpulse/db/directory";
+import { refreshRollups } from "@rpcpulse/db/platform";
 import {
   createTestDatabase,
   createTimescaleTestDatabase,

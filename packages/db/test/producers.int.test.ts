@@ -4,7 +4,6 @@ import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import {
   deleteProducer,
-  insertNodeSamples,
   listNodesAroundMiss,
   insertProducer,
   listProducerMisses,
@@ -14,8 +13,9 @@ import {
   recordProducerError,
   recordProducerReading,
   type ProducerReading,
-  type SqlClient,
-} from "../src/index.js";
+} from "@rpcpulse/db/producers";
+import { insertNodeSamples } from "@rpcpulse/db/fleet";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import {
   createTestDatabase,
   createTimescaleTestDatabase,

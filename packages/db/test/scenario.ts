@@ -1,14 +1,13 @@
 import {
   getLatestNodeSamples,
   getNodeSeries,
-  getProbeSeries,
   getTopRemoteIps,
   insertNodeSamples,
-  insertProbeResults,
   insertRemoteIps,
-  refreshRollups,
-  type SqlClient,
-} from "../src/index.js";
+} from "@rpcpulse/db/fleet";
+import { getProbeSeries, insertProbeResults } from "@rpcpulse/db/directory";
+import { refreshRollups } from "@rpcpulse/db/platform";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import {
   ENDPOINT,
   insertFixtureFleet,

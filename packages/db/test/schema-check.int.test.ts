@@ -3,7 +3,7 @@ import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { describe, test } from "node:test";
-import { defaultMigrationsDir } from "../src/index.js";
+import { defaultMigrationsDir } from "@rpcpulse/db/migrate";
 import { checkSchemaAgreement } from "../src/migrate/check-schema.js";
 import { renderPrismaSchemaSql } from "../src/migrate/prisma-diff.js";
 import { DEFAULT_TEST_SERVER_URL } from "../src/testing.js";

@@ -1,16 +1,16 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { insertNodeSamples } from "@rpcpulse/db/fleet";
+import { insertProbeResults } from "@rpcpulse/db/directory";
 import {
-  insertNodeSamples,
-  insertProbeResults,
   queryEndpointUptimeDays,
   queryNodeUptimeDays,
   readCachedUptimeDays,
-  refreshRollups,
   writeCachedUptimeDays,
-  type SqlClient,
   type UptimeDayRow,
-} from "../src/index.js";
+} from "@rpcpulse/db/status";
+import { refreshRollups } from "@rpcpulse/db/platform";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import {
   createTestDatabase,
   createTimescaleTestDatabase,

@@ -1,13 +1,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
+import { getNodeSeries, insertNodeSamples } from "@rpcpulse/db/fleet";
 import {
-  getNodeSeries,
-  insertNodeSamples,
   refreshRollups,
   runStorageMaintenance,
   setStorageSettings,
   type StorageMaintenanceReport,
-} from "../src/index.js";
+} from "@rpcpulse/db/platform";
 import { createTestDatabase, type TestDatabase } from "../src/testing.js";
 import { insertFixtureFleet, NODE_1, NODE_1_SAMPLES, NODE_2, WINDOW } from "./fixtures.js";
 

@@ -5,25 +5,25 @@ import { after, before, describe, test } from "node:test";
 import {
   deleteAlertStatesExcept,
   deleteAlertStatesOutside,
-  getReportedSettings,
-  insertNodeSamples,
-  insertRemoteIps,
   listAlertStatesForRules,
   listNodeIdsByOrganization,
-  listNodeSuggestionRowsForEvaluation,
   listOrganizationNames,
+  saveAlertState,
+  saveAlertStates,
+  type AlertStateRow,
+} from "@rpcpulse/db/alerting";
+import {
+  getReportedSettings,
+  listNodeSuggestionRowsForEvaluation,
   listReportedSettings,
   listSuggestionRowsForEvaluationByNode,
   loadAdvisorWindow,
   loadAdvisorWindows,
   recordAdvisorCursor,
   recordAdvisorCursors,
-  saveAlertState,
-  saveAlertStates,
   upsertReportedSettings,
-  type AlertStateRow,
-  type NodeSampleInput,
-} from "../src/index.js";
+} from "@rpcpulse/db/advisor";
+import { insertNodeSamples, insertRemoteIps, type NodeSampleInput } from "@rpcpulse/db/fleet";
 import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "../src/testing.js";
 
 const ORG = "org-sweep-batch";

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { z } from "zod";
-import { getStorageMode, getStorageSettings, runStorageMaintenance, setStorageSettings } from "../src/index.js";
+import { getStorageMode } from "@rpcpulse/db/migrate";
+import { getStorageSettings, runStorageMaintenance, setStorageSettings } from "@rpcpulse/db/platform";
 import { createTestDatabase, createTimescaleTestDatabase, type TimescaleTestDatabase } from "../src/testing.js";
 import { rounded } from "./fixtures.js";
 import { runScenario, type ScenarioResult } from "./scenario.js";

@@ -1,5 +1,6 @@
 import { AppError } from "@rpcpulse/config";
-import { findMembership, type PrismaClient } from "@rpcpulse/db";
+import { findMembership } from "@rpcpulse/db/orgs";
+import { type PrismaClient } from "@rpcpulse/db/sql";
 import { z } from "zod";
 
 export const ORG_ROLE = z.enum(["owner", "admin", "viewer"]);

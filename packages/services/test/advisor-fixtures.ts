@@ -1,7 +1,7 @@
-import { insertNodeSamples, insertRemoteIps, type NodeSampleInput } from "@rpcpulse/db";
+import { insertNodeSamples, insertRemoteIps, type NodeSampleInput } from "@rpcpulse/db/fleet";
 import { createTestNode, type TestDatabase } from "@rpcpulse/db/testing";
 import type { AgentBatch, AgentSample } from "@rpcpulse/domain";
-import type { ServiceContext } from "../src/index.js";
+import type { ServiceContext } from "@rpcpulse/services/context";
 
 /** Shared arrangement for the advisor integration tests: organizations, nodes, real samples. */
 

@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { IngestReportedSettings } from "@rpcpulse/queue";
-import { normaliseAgentBatch, toAdvisorSettings } from "../src/index.js";
+import { normaliseAgentBatch } from "@rpcpulse/services/ingest";
+import { toAdvisorSettings } from "@rpcpulse/services/advisor";
 import { wireBatch, wireSample } from "./advisor-fixtures.js";
 
 const sample = wireSample(Date.parse("2026-11-20T10:00:00.000Z"), {

@@ -2,11 +2,13 @@
 // node_reported_settings, and come back as the advisor's input (real PostgreSQL).
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { getReportedSettings, writeIngestFlush } from "@rpcpulse/db";
+import { getReportedSettings } from "@rpcpulse/db/advisor";
+import { writeIngestFlush } from "@rpcpulse/db/ingest";
 import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import type { AgentSample } from "@rpcpulse/domain";
 import { parsePayload } from "@rpcpulse/queue";
-import { normaliseAgentBatch, toAdvisorOutbound, toAdvisorSettings } from "../src/index.js";
+import { normaliseAgentBatch } from "@rpcpulse/services/ingest";
+import { toAdvisorOutbound, toAdvisorSettings } from "@rpcpulse/services/advisor";
 import { createNode, wireBatch, wireSample } from "./advisor-fixtures.js";
 
 const ORG = "org-advisor-settings";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { listNodeSuggestionRowsForEvaluation } from "@rpcpulse/db";
+import { listNodeSuggestionRowsForEvaluation } from "@rpcpulse/db/advisor";
 import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
-import { evaluateNodeAdvice, readStoredDraft, runAdvisorSweep } from "../src/index.js";
+import { evaluateNodeAdvice, readStoredDraft, runAdvisorSweep } from "@rpcpulse/services/advisor";
 import { createNode, insertTraffic } from "./advisor-fixtures.js";
 
 const ORG = "org-advisor-window";

@@ -11,7 +11,7 @@ import {
   getReportedSettings,
   listNodeSuggestionRowsForEvaluation,
   upsertReportedSettings,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/advisor";
 import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
   updateSuggestionState,
@@ -21,7 +21,7 @@ import {
   planSuggestionChanges,
   runAdvisorSweep,
   toAdvisorSettings,
-} from "../src/index.js";
+} from "@rpcpulse/services/advisor";
 import { createNode, ctxOf, insertTraffic } from "./advisor-fixtures.js";
 
 const ORG_A = "org-advisor-a";

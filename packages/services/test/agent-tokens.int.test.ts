@@ -15,8 +15,8 @@ import {
   parseAgentToken,
   revokeAgentToken,
   rotateAgentToken,
-  type ServiceContext,
-} from "../src/index.js";
+} from "@rpcpulse/services/fleet";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 async function seedOrgNode(db: TestDatabase) {
   const org = await createTestOrg(db);

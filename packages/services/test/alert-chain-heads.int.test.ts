@@ -5,10 +5,11 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { insertNodeSamples, recordPublicHeadChecks } from "@rpcpulse/db";
+import { insertNodeSamples, recordPublicHeadChecks } from "@rpcpulse/db/fleet";
 import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { collectAlertTargets } from "../src/alerting/collect-alert-inputs.js";
-import { createAlertRule, describeCondition, resolveThresholds, type ServiceContext } from "../src/index.js";
+import { createAlertRule, describeCondition, resolveThresholds } from "@rpcpulse/services/alerting";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 const ORG = "org-chain-head-alerts";
 const ctx: ServiceContext = { userId: "u", organizationId: ORG, organizationSlug: ORG, role: "owner" };

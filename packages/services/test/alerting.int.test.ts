@@ -6,7 +6,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { isAppError } from "@rpcpulse/config";
-import { insertNodeSamples, insertProbeResults } from "@rpcpulse/db";
+import { insertNodeSamples } from "@rpcpulse/db/fleet";
+import { insertProbeResults } from "@rpcpulse/db/directory";
 import { createTestDatabase, createTestOrg, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { createMailer, SIGNATURE_HEADER, verifyWebhookSignature, type Mailer } from "@rpcpulse/notify";
 import { createSafeHttpClient } from "@rpcpulse/prober";
@@ -21,13 +22,13 @@ import {
   deriveSecretsKey,
   enqueueEmail,
   enqueueWebhookPost,
-  enrollNode,
   evaluateAlerts,
   getAlertsOverview,
   testAlertChannel,
   updateAlertRule,
-  type ServiceContext,
-} from "../src/index.js";
+} from "@rpcpulse/services/alerting";
+import { enrollNode } from "@rpcpulse/services/fleet";
+import { type ServiceContext } from "@rpcpulse/services/context";
 import { startHttpReceiver, startSmtpReceiver } from "@rpcpulse/notify/testing";
 
 const ORG_A = "org-alerts-a";

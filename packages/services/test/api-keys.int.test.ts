@@ -15,8 +15,8 @@ import {
   parseApiKey,
   revokeApiKey,
   type ApiKeyAuthDeps,
-  type ServiceContext,
-} from "../src/index.js";
+} from "@rpcpulse/services/orgs";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 async function seedOrg(db: TestDatabase, role: ServiceContext["role"] = "admin"): Promise<ServiceContext> {
   const org = await createTestOrg(db);

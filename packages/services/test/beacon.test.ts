@@ -2,13 +2,13 @@
 // the wire group → beacon row, and the consensus_client_behind measurement and wording.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { NodeBeaconLatest } from "@rpcpulse/db";
+import type { NodeBeaconLatest } from "@rpcpulse/db/fleet";
 import type { AgentSample } from "@rpcpulse/domain";
 import { describeCondition } from "../src/alerting/describe-alert.js";
 import { measureConsensusBehind } from "../src/alerting/measure-beacon.js";
 import { normaliseRuleParams, resolveThresholds } from "../src/alerting/rule-params.js";
 import { beaconRowOf, checkExecutionClient } from "../src/ingest/normalise-beacon.js";
-import { describeOwnEl, toConsensusClientView } from "../src/nodes/get-node-consensus-client.js";
+import { describeOwnEl, toConsensusClientView } from "../src/fleet/get-node-consensus-client.js";
 
 const HASH_A = `0x${"aa".repeat(32)}`;
 const HASH_B = `0x${"bb".repeat(32)}`;

@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { NodeFinalityState, NodePublicHeadRow } from "@rpcpulse/db";
+import type { NodeFinalityState } from "@rpcpulse/db/alerting";
+import type { NodePublicHeadRow } from "@rpcpulse/db/fleet";
 import { measureFinalityStalled, measurePublicHeadBehind } from "../src/alerting/measure-chain-heads.js";
-import { describePublicHead } from "../src/index.js";
+import { describePublicHead } from "@rpcpulse/services/fleet";
 
 const T = Date.parse("2026-11-22T06:00:00Z");
 const at = (s: number) => new Date(T + s * 1000);

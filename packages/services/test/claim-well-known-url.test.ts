@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { wellKnownUrlOf } from "../src/index.js";
+import { wellKnownUrlOf } from "@rpcpulse/services/directory";
 
 test("the well-known claim file is always fetched over HTTPS from the endpoint's host", () => {
   const file = "/.well-known/rpcpulse-claim";

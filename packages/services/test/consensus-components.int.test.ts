@@ -6,7 +6,7 @@
 // be listed.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { writeBeaconSamples, type BeaconSampleRow } from "@rpcpulse/db";
+import { writeBeaconSamples, type BeaconSampleRow } from "@rpcpulse/db/fleet";
 import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
   createStatusComponent,
@@ -14,8 +14,8 @@ import {
   getPublicStatusPage,
   listComponentCandidates,
   refreshStatusUptimeDays,
-  type ServiceContext,
-} from "../src/index.js";
+} from "@rpcpulse/services/status";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 const ORG = "org-consensus-components";
 const OTHER = "org-consensus-other";

@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
 import { after, before, describe, test } from "node:test";
-import { ensureVantagePoint, insertProbeResults, type ProbeResultInput } from "@rpcpulse/db";
+import { ensureVantagePoint, insertProbeResults, type ProbeResultInput } from "@rpcpulse/db/directory";
 import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import type { AgentBatch, AgentSample } from "@rpcpulse/domain";
 import { parsePayload } from "@rpcpulse/queue";
@@ -12,10 +12,10 @@ import {
   createIngestWriter,
   createNetworkHeadTracker,
   decideNetworkHeads,
-  getNetworkHead,
   normaliseAgentBatch,
   type IngestWriteJob,
-} from "../src/index.js";
+} from "@rpcpulse/services/ingest";
+import { getNetworkHead } from "@rpcpulse/services/directory";
 import { wireSample } from "./advisor-fixtures.js";
 
 const HIVE_MS = 3_000;

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { getEndpointCapabilities } from "@rpcpulse/db";
+import { getEndpointCapabilities } from "@rpcpulse/db/directory";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import { CAPABILITY_FLIP_CHECKS, createSafeHttpClient, type CapabilityReport } from "@rpcpulse/prober";
 import { startSimnet, type Simnet } from "@rpcpulse/simnet";
-import { checkDirectoryCapabilities, getEndpointDetail, seedDemoDirectory } from "../src/index.js";
+import { checkDirectoryCapabilities, getEndpointDetail, seedDemoDirectory } from "@rpcpulse/services/directory";
 
 /**
  * Capability checks through the real path (checkDirectoryCapabilities → prober → simnet over HTTP →

@@ -6,7 +6,7 @@ import {
   replaceEndpointRankings,
   upsertEndpointCapability,
   type EndpointRankingRow,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/directory";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import {
   ChainlistRpcsResponse,
@@ -14,7 +14,7 @@ import {
   listChainlistRpcs,
   listErpcUpstreams,
   listRankedEndpoints,
-} from "../src/index.js";
+} from "@rpcpulse/services/directory";
 
 /**
  * The Chainlist and eRPC shapes on real PostgreSQL: endpoints, a capability check and a ranking snapshot

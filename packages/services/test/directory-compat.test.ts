@@ -11,7 +11,7 @@ import {
   type CompatEntry,
   type RankedEndpoint,
   type RankedListResponse,
-} from "../src/index.js";
+} from "@rpcpulse/services/directory";
 
 /** The Chainlist and eRPC shapes built from ranked lists (pure), checked against their zod schemas. */
 

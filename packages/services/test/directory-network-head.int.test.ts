@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { ensureVantagePoint, insertProbeResults, type ProbeResultInput } from "@rpcpulse/db";
+import { ensureVantagePoint, insertProbeResults, type ProbeResultInput } from "@rpcpulse/db/directory";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import {
   getEndpointDiagnostics,
@@ -8,7 +8,7 @@ import {
   listDirectoryChains,
   listRankedEndpoints,
   rankDirectory,
-} from "../src/index.js";
+} from "@rpcpulse/services/directory";
 
 /**
  * Network head, lag history, recent errors and the regions list, on real PostgreSQL with probe rows

@@ -3,9 +3,9 @@
 // p50 within one histogram bucket, and buckets that add up to the raw probes after a resumed pass.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { ensureVantagePoint, insertProbeResults, type ProbeResultInput } from "@rpcpulse/db";
+import { ensureVantagePoint, insertProbeResults, type ProbeResultInput } from "@rpcpulse/db/directory";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
-import { rankDirectory, rankDirectoryFromRaw } from "../src/index.js";
+import { rankDirectory, rankDirectoryFromRaw } from "@rpcpulse/services/directory";
 
 const HIVE_MS = 3_000;
 const ANCHOR = Date.UTC(2026, 0, 1);

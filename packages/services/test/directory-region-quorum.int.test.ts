@@ -4,9 +4,10 @@
 // its reporting regions reaches it, and a region that stopped reporting drops out.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { ensureVantagePoint, insertProbeResults, type ProbeResultInput } from "@rpcpulse/db";
+import { ensureVantagePoint, insertProbeResults, type ProbeResultInput } from "@rpcpulse/db/directory";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
-import { decideNetworkHeads, rankDirectory, rankDirectoryFromRaw } from "../src/index.js";
+import { decideNetworkHeads } from "@rpcpulse/services/ingest";
+import { rankDirectory, rankDirectoryFromRaw } from "@rpcpulse/services/directory";
 
 const HIVE_MS = 3_000;
 const ROUND = 30_000;

@@ -4,26 +4,22 @@
 // job. What the directory shows is compared with what was configured, probe by probe.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import {
-  insertPublicEndpoints,
-  listNetworkHeadHistory,
-  listProbeSamples,
-  queryLatestEndpointProbes,
-  type ProbeSampleRow,
-} from "@rpcpulse/db";
+import { insertPublicEndpoints, listProbeSamples, type ProbeSampleRow } from "@rpcpulse/db/directory";
+import { listNetworkHeadHistory } from "@rpcpulse/db/ingest";
+import { queryLatestEndpointProbes } from "@rpcpulse/db/status";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import { startSimnet, type SimnetConfigInput, type Simnet } from "@rpcpulse/simnet";
 import { buildRankSamples, toStoredDecisions } from "../src/directory/rank-samples.js";
 import { deriveEndpointState } from "../src/status/component-state.js";
+import { decideNetworkHeads } from "@rpcpulse/services/ingest";
 import {
-  decideNetworkHeads,
   getEndpointDetail,
   listRankedEndpoints,
   probeDirectoryRound,
   rankDirectory,
   type RankedEndpoint,
-} from "../src/index.js";
+} from "@rpcpulse/services/directory";
 
 const ROUNDS = 24;
 const SPREAD_MS = 450;

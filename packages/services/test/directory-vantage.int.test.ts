@@ -4,9 +4,19 @@
 // flagged in the endpoint detail; an organization never scores the endpoint it claims.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { agentVantagePointName, ensureVantagePoint, insertProbeResults, type ProbeResultInput } from "@rpcpulse/db";
+import {
+  agentVantagePointName,
+  ensureVantagePoint,
+  insertProbeResults,
+  type ProbeResultInput,
+} from "@rpcpulse/db/directory";
 import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
-import { EndpointDetailResponse, getEndpointDetail, listRankedEndpoints, rankDirectory } from "../src/index.js";
+import {
+  EndpointDetailResponse,
+  getEndpointDetail,
+  listRankedEndpoints,
+  rankDirectory,
+} from "@rpcpulse/services/directory";
 
 const HIVE_MS = 3_000;
 const ANCHOR = Date.UTC(2026, 0, 1);

@@ -7,7 +7,7 @@ import {
   SEED_PUBLIC_ENDPOINTS,
   seedPublicEndpoints,
   type ProbeResultInput,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/directory";
 import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import { startSimnet, type Simnet } from "@rpcpulse/simnet";
@@ -25,7 +25,7 @@ import {
   RankedListResponse,
   seedDemoDirectory,
   submitEndpoint,
-} from "../src/index.js";
+} from "@rpcpulse/services/directory";
 
 const fixed = (ms: number) => ({ kind: "fixed" as const, ms });
 const ROUNDS = 22;

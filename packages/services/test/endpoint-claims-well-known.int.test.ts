@@ -8,8 +8,8 @@ import {
   listEndpointClaims,
   verifyEndpointClaim,
   type ClaimHttpClient,
-  type ServiceContext,
-} from "../src/index.js";
+} from "@rpcpulse/services/directory";
+import { type ServiceContext } from "@rpcpulse/services/context";
 import { startClaimFileServer, type ClaimFileServer } from "./support/claim-file-server.js";
 
 /**

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { isAppError } from "@rpcpulse/config";
-import { insertNodeSamples, insertProbeResults, ensureVantagePoint } from "@rpcpulse/db";
+import { insertNodeSamples } from "@rpcpulse/db/fleet";
+import { insertProbeResults, ensureVantagePoint } from "@rpcpulse/db/directory";
 import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import {
@@ -10,8 +11,8 @@ import {
   listEndpointClaims,
   verifyEndpointClaim,
   withdrawEndpointClaim,
-  type ServiceContext,
-} from "../src/index.js";
+} from "@rpcpulse/services/directory";
+import { type ServiceContext } from "@rpcpulse/services/context";
 import { startTxtDnsServer, type TxtDnsServer } from "./support/txt-dns-server.js";
 
 /**

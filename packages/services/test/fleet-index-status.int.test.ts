@@ -1,8 +1,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { insertNodeSamples, type NodeSampleInput } from "@rpcpulse/db";
+import { insertNodeSamples, type NodeSampleInput } from "@rpcpulse/db/fleet";
 import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
-import { enrollNode, getFleetOverview, type NodeStatus, type ServiceContext } from "../src/index.js";
+import { enrollNode, getFleetOverview, type NodeStatus } from "@rpcpulse/services/fleet";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 const ORG = "org-fleet-index";
 const ctx: ServiceContext = { userId: "u", organizationId: ORG, organizationSlug: ORG, role: "owner" };

@@ -4,11 +4,12 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { evaluateNode } from "@rpcpulse/advisor";
-import { getAdvisorMetricSeries, loadAdvisorWindow, writeIngestFlush } from "@rpcpulse/db";
+import { getAdvisorMetricSeries, loadAdvisorWindow } from "@rpcpulse/db/advisor";
+import { writeIngestFlush } from "@rpcpulse/db/ingest";
 import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { agentBatchSchema, type AgentSample } from "@rpcpulse/domain";
 import { parsePayload } from "@rpcpulse/queue";
-import { normaliseAgentBatch } from "../src/index.js";
+import { normaliseAgentBatch } from "@rpcpulse/services/ingest";
 import { createNode } from "./advisor-fixtures.js";
 
 const ORG = "org-head-age-skew";

@@ -3,7 +3,7 @@ import { after, before, describe, test } from "node:test";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import { createRedisConnection, pingRedis } from "@rpcpulse/queue";
 import type { Redis } from "ioredis";
-import { getHealth, HealthReport } from "../src/index.js";
+import { getHealth, HealthReport } from "@rpcpulse/services/platform";
 
 describe("getHealth", () => {
   let db: TestDatabase;

@@ -5,7 +5,7 @@
 // the database, both must give the same lags flush after flush and the same corrections from revise().
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { insertNetworkHead } from "@rpcpulse/db";
+import { insertNetworkHead } from "@rpcpulse/db/ingest";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import { createNetworkHeadTracker, type NodeHeadBatch } from "../src/ingest/network-heads.js";
 import { createReferenceNetworkHeadTracker } from "./support/reference-network-heads.js";

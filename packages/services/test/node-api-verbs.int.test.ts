@@ -10,8 +10,8 @@ import {
   listAgentTokens,
   patchNode,
   revokeAgentTokenOfNode,
-  type ServiceContext,
-} from "../src/index.js";
+} from "@rpcpulse/services/fleet";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 async function rejectsWith(promise: Promise<unknown>, code: string) {
   await assert.rejects(promise, (e: unknown) => e instanceof AppError && e.code === code);

@@ -6,7 +6,8 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { insertNodeSamples, type SqlClient } from "@rpcpulse/db";
+import { insertNodeSamples } from "@rpcpulse/db/fleet";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import {
   createTestDatabase,
   createTestNode,
@@ -17,7 +18,8 @@ import {
 } from "@rpcpulse/db/testing";
 import { createSafeHttpClient, probeEndpoint } from "@rpcpulse/prober";
 import { ManualClock, startSimnet, type Simnet } from "@rpcpulse/simnet";
-import { getFleetOverview, probeNodePublicHeads, type FleetRow, type ServiceContext } from "../src/index.js";
+import { getFleetOverview, probeNodePublicHeads, type FleetRow } from "@rpcpulse/services/fleet";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 const ORG = "org-public-heads";
 const LAG = 12;

@@ -8,18 +8,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, test } from "node:test";
 import { advisorMetricsOf, agentSampleToAdvisorSample } from "@rpcpulse/advisor";
+import { defaultMigrationsDir, runMigrations } from "@rpcpulse/db/migrate";
 import {
-  defaultMigrationsDir,
   encodeSamples,
   INGEST_SAMPLE_METRICS,
   INGEST_SAMPLE_PLAN,
   ingestSamplePlanOf,
-  NODE_SAMPLE_METRICS,
-  NodeSample,
-  nodeSampleMetricShapeOf,
-  runMigrations,
   writeIngestFlush,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/ingest";
+import { NODE_SAMPLE_METRICS, NodeSample, nodeSampleMetricShapeOf } from "@rpcpulse/db/fleet";
 import { connectSqlSession, createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
   metricFieldsByKindOf,
@@ -29,7 +26,7 @@ import {
   type NodeSampleMetric,
 } from "@rpcpulse/domain";
 import { INGEST_BOOLEAN_METRICS, INGEST_NUMERIC_METRICS, IngestSampleColumns, parsePayload } from "@rpcpulse/queue";
-import { normaliseAgentBatch, sampleMetricMappingOf } from "../src/index.js";
+import { normaliseAgentBatch, sampleMetricMappingOf } from "@rpcpulse/services/ingest";
 import { createNode, wireBatch, wireSample } from "./advisor-fixtures.js";
 
 const CATALOGUE = NODE_SAMPLE_METRIC_CATALOGUE;

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { isAppError } from "@rpcpulse/config";
-import { insertNodeSamples, insertRemoteIps, refreshRollups } from "@rpcpulse/db";
+import { insertNodeSamples, insertRemoteIps } from "@rpcpulse/db/fleet";
+import { refreshRollups } from "@rpcpulse/db/platform";
 import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
   deleteNode,
@@ -11,8 +12,8 @@ import {
   getNodeMetrics,
   listAgentTokens,
   updateNode,
-  type ServiceContext,
-} from "../src/index.js";
+} from "@rpcpulse/services/fleet";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 const ORG_A = "org-nodes-a";
 const ORG_B = "org-nodes-b";

@@ -5,7 +5,7 @@ import { after, before, describe, test } from "node:test";
 import { closeQueues, createRedisConnection, getQueue, type QueueTarget, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
 import { parsePrometheusText } from "@rpcpulse/config/testing";
-import { authorizeMetricsRequest, createPlatformMetrics } from "../src/index.js";
+import { authorizeMetricsRequest, createPlatformMetrics } from "@rpcpulse/services/platform";
 
 describe("platform metrics (/metrics exposition)", () => {
   let redis: Redis;

@@ -1,11 +1,16 @@
 // Every producer alert rule, measured on hand-made readings; witness parsing of both chains' shapes.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { NodeAroundMiss, ProducerLatest, ProducerMissRow, ProducerStatusRow } from "@rpcpulse/db";
+import type { NodeAroundMiss, ProducerLatest, ProducerMissRow, ProducerStatusRow } from "@rpcpulse/db/producers";
 import { measureProducer } from "../src/alerting/measure-producers.js";
 import { describeCondition } from "../src/alerting/describe-alert.js";
 import { normaliseRuleParams, resolveThresholds } from "../src/alerting/rule-params.js";
-import { compareVersions, describeProducerProblems, explainWitnessMiss, parseWitness } from "../src/producers/index.js";
+import {
+  compareVersions,
+  describeProducerProblems,
+  explainWitnessMiss,
+  parseWitness,
+} from "@rpcpulse/services/producers";
 
 const NOW = new Date("2026-11-25T01:00:00Z");
 const ID = "00000000-0000-4000-8000-0000000000f1";

@@ -4,7 +4,7 @@
 // worker's precompute), the cascade when the witness is removed, and producer_samples retention.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { getStorageMode } from "@rpcpulse/db";
+import { getStorageMode } from "@rpcpulse/db/migrate";
 import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import { ManualClock, startSimnet, type Simnet } from "@rpcpulse/simnet";
@@ -14,17 +14,14 @@ import {
   createStatusPage,
   dayLevel,
   getPublicStatusPage,
-  listProducerViews,
-  performStorageMaintenance,
-  pollWitnesses,
   producerDay,
   refreshStatusUptimeDays,
-  registerProducer,
-  deleteProducer,
   seedDemoStatusPage,
   seedDemoStatusProducers,
-  type ServiceContext,
-} from "../src/index.js";
+} from "@rpcpulse/services/status";
+import { listProducerViews, pollWitnesses, registerProducer, deleteProducer } from "@rpcpulse/services/producers";
+import { performStorageMaintenance } from "@rpcpulse/services/platform";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 const ORG = "org-producer-components";
 const OTHER = "org-producer-components-b";

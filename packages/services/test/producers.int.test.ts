@@ -6,13 +6,8 @@ import { after, before, describe, it } from "node:test";
 import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import { startSimnet, type Simnet } from "@rpcpulse/simnet";
-import {
-  listProducerViews,
-  pollWitnesses,
-  registerProducer,
-  deleteProducer,
-  type ServiceContext,
-} from "../src/index.js";
+import { listProducerViews, pollWitnesses, registerProducer, deleteProducer } from "@rpcpulse/services/producers";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 const ORG = "org-producers-svc";
 

@@ -4,7 +4,7 @@
 // fall back to the primary (health: degraded); a stopped replica does the same, per query at once.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { createReadDatabase, type ReadDatabase } from "@rpcpulse/db";
+import { createReadDatabase, type ReadDatabase } from "@rpcpulse/db/sql";
 import {
   connectSqlSession,
   createTestDatabase,
@@ -13,7 +13,7 @@ import {
   type TestDatabase,
   waitFor,
 } from "@rpcpulse/db/testing";
-import { getHealth, isHealthServing } from "../src/index.js";
+import { getHealth, isHealthServing } from "@rpcpulse/services/platform";
 import {
   hasPostgresBinaries,
   startReplicatedPostgres,

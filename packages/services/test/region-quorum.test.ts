@@ -1,9 +1,9 @@
 // The region quorum rules (region-quorum.ts, region-head-votes.ts) on hand-made inputs.
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import type { EndpointRegionHeadInput } from "@rpcpulse/db";
+import type { EndpointRegionHeadInput } from "@rpcpulse/db/directory";
 import type { ScoreSample } from "@rpcpulse/prober";
-import { selectRegionHeadVotes } from "../src/consensus/region-head-votes.js";
+import { selectRegionHeadVotes } from "../src/ingest/region-head-votes.js";
 import {
   combineRegionStatuses,
   nextListingStatusByQuorum,

@@ -13,8 +13,8 @@ import {
   listStatusPages,
   setCustomDomain,
   verifyCustomDomain,
-  type ServiceContext,
-} from "../src/index.js";
+} from "@rpcpulse/services/status";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 const ORG_A = "org-domain-a";
 const ORG_B = "org-domain-b";

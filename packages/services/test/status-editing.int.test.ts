@@ -14,14 +14,14 @@ import {
   updateMaintenance,
   updateStatusComponent,
   updateStatusGroup,
-  enrollNode,
   getPublicStatusPage,
   getStatusPageForAdmin,
   listMaintenance,
   deleteStatusGroup,
   createMaintenance,
-  type ServiceContext,
-} from "../src/index.js";
+} from "@rpcpulse/services/status";
+import { enrollNode } from "@rpcpulse/services/fleet";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 const ORG_A = "org-edit-a";
 const ORG_B = "org-edit-b";

@@ -4,15 +4,12 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { insertNodeSamples, refreshRollups } from "@rpcpulse/db";
+import { insertNodeSamples } from "@rpcpulse/db/fleet";
+import { refreshRollups } from "@rpcpulse/db/platform";
 import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
-import {
-  createStatusComponent,
-  createStatusPage,
-  enrollNode,
-  getPublicStatusPage,
-  type ServiceContext,
-} from "../src/index.js";
+import { createStatusComponent, createStatusPage, getPublicStatusPage } from "@rpcpulse/services/status";
+import { enrollNode } from "@rpcpulse/services/fleet";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 const ORG = "org-status-finality";
 const ctx: ServiceContext = { userId: "u", organizationId: ORG, organizationSlug: ORG, role: "owner" };

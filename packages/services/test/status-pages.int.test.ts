@@ -6,7 +6,9 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { isAppError } from "@rpcpulse/config";
-import { insertNodeSamples, insertProbeResults, refreshRollups } from "@rpcpulse/db";
+import { insertNodeSamples } from "@rpcpulse/db/fleet";
+import { insertProbeResults } from "@rpcpulse/db/directory";
+import { refreshRollups } from "@rpcpulse/db/platform";
 import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, type QueueTarget } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
@@ -16,8 +18,6 @@ import {
   confirmStatusSubscription,
   createIncident,
   createStatusPage,
-  deriveSecretsKey,
-  enrollNode,
   getPublicStatusPage,
   invalidateStatusSnapshots,
   isInMaintenance,
@@ -30,9 +30,11 @@ import {
   unsubscribeFromStatusPage,
   updateAutoIncident,
   verifyCustomDomain,
-  type ServiceContext,
   type SubscriptionDeps,
-} from "../src/index.js";
+} from "@rpcpulse/services/status";
+import { deriveSecretsKey } from "@rpcpulse/services/alerting";
+import { enrollNode } from "@rpcpulse/services/fleet";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 const ORG_A = "org-status-a";
 const ORG_B = "org-status-b";

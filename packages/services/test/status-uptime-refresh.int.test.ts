@@ -6,9 +6,11 @@
  */
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { insertNodeSamples, insertProbeResults, refreshRollups } from "@rpcpulse/db";
+import { insertNodeSamples } from "@rpcpulse/db/fleet";
+import { insertProbeResults } from "@rpcpulse/db/directory";
+import { refreshRollups } from "@rpcpulse/db/platform";
 import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
-import { getComponentUptime, refreshStatusUptimeDays, utcDay, type UptimeRef } from "../src/index.js";
+import { getComponentUptime, refreshStatusUptimeDays, utcDay, type UptimeRef } from "@rpcpulse/services/status";
 
 const DAY = 86_400_000;
 const MINUTE = 60_000;

@@ -1,10 +1,10 @@
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
 import { isAppError } from "@rpcpulse/config";
-import { listDirectoryEndpoints } from "@rpcpulse/db";
+import { listDirectoryEndpoints } from "@rpcpulse/db/directory";
 import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
 import type { ResolvedAddress, Resolver } from "@rpcpulse/prober";
-import { submitEndpoint } from "../src/index.js";
+import { submitEndpoint } from "@rpcpulse/services/directory";
 
 /** A scripted DNS: name → answers; a code instead of answers throws like dns.lookup does. */
 function fakeDns(map: Record<string, string[] | "ENOTFOUND" | "EAI_AGAIN">): Resolver & { asked: string[] } {

@@ -3,11 +3,14 @@
 // evaluation and status-page uptime precompute together do what one unsharded run does, once.
 import assert from "node:assert/strict";
 import { after, before, describe, test } from "node:test";
-import { insertNodeSamples, listNodesDueForAdvice, listOrganizationIdsInShard } from "@rpcpulse/db";
+import { insertNodeSamples } from "@rpcpulse/db/fleet";
+import { listNodesDueForAdvice } from "@rpcpulse/db/advisor";
+import { listOrganizationIdsInShard } from "@rpcpulse/db/sql";
 import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, listRecurringJobs, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
-import { deriveSecretsKey, evaluateAlerts, runAdvisorSweep } from "../src/index.js";
+import { deriveSecretsKey, evaluateAlerts } from "@rpcpulse/services/alerting";
+import { runAdvisorSweep } from "@rpcpulse/services/advisor";
 
 const ORGS = 24;
 const SHARDS = 3;

@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import { test } from "node:test";
-import type { ValidatorLatest, ValidatorOfflineReportRow, ValidatorStatusRow } from "@rpcpulse/db";
+import type { ValidatorLatest, ValidatorOfflineReportRow, ValidatorStatusRow } from "@rpcpulse/db/producers";
 import { describeCondition } from "../src/alerting/describe-alert.js";
 import { isValidatorRuleType, measureValidator } from "../src/alerting/measure-validators.js";
 import { isEventRuleType, normaliseRuleParams, resolveThresholds } from "../src/alerting/rule-params.js";
@@ -16,7 +16,7 @@ import {
   medianEraPoints,
   StakingPayouts,
   summarisePendingPayouts,
-} from "../src/producers/index.js";
+} from "@rpcpulse/services/producers";
 
 const NOW = new Date("2026-11-25T04:00:00Z");
 const ID = "00000000-0000-4000-8000-0000000000a1";

@@ -4,7 +4,7 @@
 // scores its days (out of the active set is down, a day with an offline report at least degraded).
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { recordValidatorReading, type ValidatorReading } from "@rpcpulse/db";
+import { recordValidatorReading, type ValidatorReading } from "@rpcpulse/db/producers";
 import { createTestDatabase, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
 import {
   createStatusComponent,
@@ -12,9 +12,9 @@ import {
   getPublicStatusPage,
   listComponentCandidates,
   refreshStatusUptimeDays,
-  registerProducer,
-  type ServiceContext,
-} from "../src/index.js";
+} from "@rpcpulse/services/status";
+import { registerProducer } from "@rpcpulse/services/producers";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 const ORG = "org-validator-components";
 /** A valid Polkadot SS58 stash (simnet's validator #20). */

@@ -4,9 +4,11 @@
 // holder, and the synced backup node to rotate keys on. Another organization's nodes are never read.
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
-import { insertNodeSamples, recordValidatorReading, type NodeSampleInput, type ValidatorReading } from "@rpcpulse/db";
+import { insertNodeSamples, type NodeSampleInput } from "@rpcpulse/db/fleet";
+import { recordValidatorReading, type ValidatorReading } from "@rpcpulse/db/producers";
 import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase } from "@rpcpulse/db/testing";
-import { listValidatorViews, registerProducer, type ServiceContext } from "../src/index.js";
+import { listValidatorViews, registerProducer } from "@rpcpulse/services/producers";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 const ORG = "org-validator-advice";
 const OTHER = "org-validator-advice-other";

@@ -3,13 +3,13 @@
 // they hold the session keys; what to do (rotate keys on a synced backup), never done by RPC Pulse.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import type { NodeAroundMiss, ValidatorLatest, ValidatorStatusRow } from "@rpcpulse/db";
+import type { NodeAroundMiss, ValidatorLatest, ValidatorStatusRow } from "@rpcpulse/db/producers";
 import {
   explainValidatorTrouble,
   pickValidatorTrigger,
   validatorEvidenceWindow,
   type ValidatorTrigger,
-} from "../src/producers/index.js";
+} from "@rpcpulse/services/producers";
 
 const AT = new Date("2026-03-02T10:00:00Z");
 const STASH = "14BPkWYgSc1VypBu8AN3ALyjxGDi4wrQ1mebRssoXQk7ri6y";

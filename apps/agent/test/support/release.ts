@@ -43,7 +43,7 @@ export interface DownloadServer {
 }
 
 /**
- * What the web app serves (apps/web/src/features/agent-downloads): /install.sh with this server's
+ * What the web app serves (apps/web/src/features/fleet): /install.sh with this server's
  * URL as its base, and /downloads/<file> for the files in SHA256SUMS. `corrupt` names a file whose
  * bytes are altered in flight (one flipped byte), to prove the installer's checksum check.
  */

@@ -11,7 +11,8 @@ import {
   waitFor,
 } from "@rpcpulse/db/testing";
 import { createRedisConnection, type Redis } from "@rpcpulse/queue";
-import { createAgentToken, type ServiceContext } from "@rpcpulse/services";
+import { createAgentToken } from "@rpcpulse/services/fleet";
+import { type ServiceContext } from "@rpcpulse/services/context";
 import { startSimnet, type Simnet } from "@rpcpulse/simnet";
 import { REPO_ROOT, spawnChild, stopChild, waitForLog, type Child } from "./processes.js";
 import { startRecordingProxy, type RecordingProxy } from "./proxy.js";

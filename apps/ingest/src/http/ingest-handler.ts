@@ -1,11 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { AppError, isAppError, toErrorBody, type Logger } from "@rpcpulse/config";
-import {
-  acceptAgentBatch,
-  type AgentTokenVerifier,
-  type IngestTimeWindow,
-  type VantageEndpointFilter,
-} from "@rpcpulse/services";
+import { acceptAgentBatch, type IngestTimeWindow } from "@rpcpulse/services/ingest";
+import { type AgentTokenVerifier } from "@rpcpulse/services/fleet";
+import { type VantageEndpointFilter } from "@rpcpulse/services/directory";
 import type { IngestRedis } from "../redis/ingest-redis.js";
 import type { QueueLoadGate } from "../redis/queue-load-gate.js";
 import type { AddressLimiter } from "./address-limiter.js";

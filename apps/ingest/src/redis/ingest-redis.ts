@@ -1,5 +1,5 @@
 import { createJobGrouper, ingestBatchStream, type QueueTarget, type RedisConnection } from "@rpcpulse/queue";
-import type { IngestJob } from "@rpcpulse/services";
+import type { IngestJob } from "@rpcpulse/services/ingest";
 
 /**
  * The ingest API's Redis work besides the queue itself: a per-token token bucket and the

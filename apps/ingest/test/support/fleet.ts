@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { TestDatabase } from "@rpcpulse/db/testing";
-import { createAgentToken, type ServiceContext } from "@rpcpulse/services";
+import { createAgentToken } from "@rpcpulse/services/fleet";
+import { type ServiceContext } from "@rpcpulse/services/context";
 
 export interface SeededNode {
   organizationId: string;

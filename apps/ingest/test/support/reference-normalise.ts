@@ -1,8 +1,9 @@
 // The normaliser as it was before the single-pass rewrite (commit ee36db2), kept as the reference
 // the current one must match output for output (test/normalise-agent-batch.test.ts).
-import type { BeaconSampleRow, IngestMetricField } from "@rpcpulse/db";
+import type { BeaconSampleRow } from "@rpcpulse/db/fleet";
+import type { IngestMetricField } from "@rpcpulse/db/ingest";
 import type { AgentBatch, AgentSample } from "@rpcpulse/domain";
-import { beaconRowOf, type NormalisedBatch, type ReportedSettings } from "@rpcpulse/services";
+import { beaconRowOf, type NormalisedBatch, type ReportedSettings } from "@rpcpulse/services/ingest";
 
 function settingsOf(s: AgentSample): ReportedSettings | null {
   const out: ReportedSettings = {};

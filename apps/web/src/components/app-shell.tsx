@@ -1,6 +1,6 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
-import { signOutAction } from "@/features/accounts/actions.js";
+import { signOutAction } from "@/features/orgs/accounts/actions.js";
 import { DisplayControls } from "./display-prefs.js";
 import { OrgSwitcher } from "./org-switcher.js";
 import { SessionKeepalive } from "./session-keepalive.js";

@@ -1,6 +1,7 @@
 import "server-only";
 import { AppError } from "@rpcpulse/config";
-import { authenticateApiKey, type ServiceContext } from "@rpcpulse/services";
+import { authenticateApiKey } from "@rpcpulse/services/orgs";
+import { type ServiceContext } from "@rpcpulse/services/context";
 import { getRuntime } from "./runtime.js";
 
 /** How a route of /api/orgs/[orgId] may be reached with an API key. */

@@ -1,7 +1,7 @@
 import "server-only";
 import { AppError, isAppError, PROBLEM_JSON, toProblemBody } from "@rpcpulse/config";
 import { getSessionInfo, type SessionInfo } from "@rpcpulse/auth";
-import { resolveServiceContext, type ServiceContext } from "@rpcpulse/services";
+import { resolveServiceContext, type ServiceContext } from "@rpcpulse/services/context";
 import { z } from "zod";
 import { getRuntime } from "./runtime.js";
 import { readBearerToken, resolveApiKeyContext, type OrgAccessOptions } from "./api-key-auth.js";

@@ -1,5 +1,5 @@
 import "server-only";
-import { listUserOrganizations, type UserOrganization } from "@rpcpulse/services";
+import { listUserOrganizations, type UserOrganization } from "@rpcpulse/services/orgs";
 import { getRuntime } from "./runtime.js";
 
 export async function getUserOrganizations(userId: string): Promise<UserOrganization[]> {

@@ -8,9 +8,9 @@ import {
   type PrismaClient,
   type ReadDatabase,
   type SqlPool,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/sql";
 import { createRedisClient, QUEUE_NAMES, type RedisConnection } from "@rpcpulse/queue";
-import { createPlatformMetrics, type PlatformMetrics } from "@rpcpulse/services";
+import { createPlatformMetrics, type PlatformMetrics } from "@rpcpulse/services/platform";
 import { statusSnapshotCacheStats } from "@rpcpulse/services/snapshot-cache";
 import { getEnv, type WebEnv } from "@/env.js";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { getSessionInfo, type SessionInfo } from "@rpcpulse/auth";
 import { isAppError } from "@rpcpulse/config";
-import { resolveServiceContext, type ServiceContext } from "@rpcpulse/services";
+import { resolveServiceContext, type ServiceContext } from "@rpcpulse/services/context";
 import { headers } from "next/headers";
 import { notFound, redirect } from "next/navigation";
 import { getRuntime } from "./runtime.js";

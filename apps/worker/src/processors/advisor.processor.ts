@@ -1,4 +1,4 @@
-import { runAdvisorSweep, type AdvisorDeps, type AdvisorSweepSettings } from "@rpcpulse/services";
+import { runAdvisorSweep, type AdvisorDeps, type AdvisorSweepSettings } from "@rpcpulse/services/advisor";
 import type { Processor } from "../shell/register-processor.js";
 
 /**

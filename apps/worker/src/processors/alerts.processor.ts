@@ -1,4 +1,4 @@
-import { evaluateAlerts, sweepUnqueuedDeliveries, type EvaluateAlertsDeps } from "@rpcpulse/services";
+import { evaluateAlerts, sweepUnqueuedDeliveries, type EvaluateAlertsDeps } from "@rpcpulse/services/alerting";
 import type { Processor } from "../shell/register-processor.js";
 
 export interface DeliverySweepSettings {

@@ -1,5 +1,5 @@
-import { isDatabaseUnavailableError, type SqlClient } from "@rpcpulse/db";
-import { writeIngestJob, type IngestWriter } from "@rpcpulse/services";
+import { isDatabaseUnavailableError, type SqlClient } from "@rpcpulse/db/sql";
+import { writeIngestJob, type IngestWriter } from "@rpcpulse/services/ingest";
 import type { Processor } from "../shell/register-processor.js";
 import { deferDelayMs, RetryLaterError } from "../shell/retry-later.js";
 

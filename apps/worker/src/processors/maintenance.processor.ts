@@ -1,5 +1,6 @@
-import type { SqlClient } from "@rpcpulse/db";
-import { performStorageMaintenance, refreshStatusUptimeDays } from "@rpcpulse/services";
+import type { SqlClient } from "@rpcpulse/db/sql";
+import { performStorageMaintenance } from "@rpcpulse/services/platform";
+import { refreshStatusUptimeDays } from "@rpcpulse/services/status";
 import type { Processor } from "../shell/register-processor.js";
 
 export interface MaintenanceProcessorSettings {

@@ -1,4 +1,4 @@
-import { deliverNotification, type DeliverDeps } from "@rpcpulse/services";
+import { deliverNotification, type DeliverDeps } from "@rpcpulse/services/alerting";
 import type { Processor } from "../shell/register-processor.js";
 
 /**

@@ -1,16 +1,15 @@
-import type { SqlPool } from "@rpcpulse/db";
+import type { SqlPool } from "@rpcpulse/db/sql";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import type { QueueTarget } from "@rpcpulse/queue";
 import {
   checkDirectoryCapabilities,
-  decideNetworkHeads,
   fanOutProbeRound,
   probeDirectoryRound,
-  pollValidators,
-  pollWitnesses,
-  probeNodePublicHeads,
   rankDirectory,
-} from "@rpcpulse/services";
+} from "@rpcpulse/services/directory";
+import { decideNetworkHeads } from "@rpcpulse/services/ingest";
+import { pollValidators, pollWitnesses } from "@rpcpulse/services/producers";
+import { probeNodePublicHeads } from "@rpcpulse/services/fleet";
 import type { Processor } from "../shell/register-processor.js";
 
 export interface ProbeProcessorSettings {

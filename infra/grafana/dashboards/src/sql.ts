@@ -19,7 +19,7 @@ export type Relation = "raw" | "1m" | "1h";
 
 /**
  * Which relation a query reads, chosen by the `resolution` variable: `auto` picks by the range
- * like the web app (pickResolution in @rpcpulse/db): raw up to 6 hours, 1-minute rollups up to
+ * like the web app (pickResolution in @rpcpulse/db/sql): raw up to 6 hours, 1-minute rollups up to
  * 7 days, 1-hour rollups beyond. Each branch of a UNION ALL carries its guard; the guards are
  * constant, so PostgreSQL plans the two inactive branches as a false one-time filter.
  */
@@ -76,7 +76,7 @@ export function summedHistogram(prefix = ""): string {
 
 /**
  * q-quantile estimated from histogram counts, the same interpolation as estimateQuantile() in
- * @rpcpulse/db: linear inside the bucket holding the rank, clamped to the observed [min, max];
+ * @rpcpulse/db/sql: linear inside the bucket holding the rank, clamped to the observed [min, max];
  * NULL when the histogram is empty. `counts` is a float8[] of 11 counts.
  */
 export function histogramQuantile(q: number, counts: string, min: string, max: string): string {

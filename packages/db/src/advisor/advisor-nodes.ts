@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { orgShardCondition, orgShardParams, type OrgShard } from "../sharding/org-shards.js";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbNumber } from "../timeseries/row-values.js";
+import { orgShardCondition, orgShardParams, type OrgShard } from "../sql/org-shards.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbNumber } from "../sql/row-values.js";
 
 /**
  * What the advisor sweep needs about nodes: which have samples it has not evaluated yet (node_latest

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbNumber } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbNumber } from "../sql/row-values.js";
 import type { SuggestionRow } from "./suggestions.js";
 
 /** The advisor sweep's read of the suggestions of a batch of nodes (see suggestions.ts for the rows). */

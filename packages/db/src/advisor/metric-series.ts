@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { estimateQuantile } from "../timeseries/latency-histogram.js";
-import { dbDate, dbNumberArray, dbNumberOrNull } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { estimateQuantile } from "../sql/latency-histogram.js";
+import { dbDate, dbNumberArray, dbNumberOrNull } from "../sql/row-values.js";
 
 /**
  * Series of one advisor target metric (the metric a suggestion is verified on), for the

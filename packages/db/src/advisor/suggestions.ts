@@ -1,4 +1,4 @@
-import { Prisma, type PrismaClient } from "../client.js";
+import { Prisma, type PrismaClient } from "../sql/client.js";
 
 /**
  * Relational queries on suggestions and their events (prisma/schema/advisor.prisma). Reads that

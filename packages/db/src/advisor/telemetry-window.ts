@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { NodeSampleRow, toNodeSampleRow } from "../timeseries/node-samples.js";
-import { dbDate, dbNumber } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { NodeSampleRow, toNodeSampleRow } from "../fleet/node-samples.js";
+import { dbDate, dbNumber } from "../sql/row-values.js";
 
 /**
  * The telemetry window the tuning advisor evaluates: a node's raw samples over [from, to) and the

@@ -1,4 +1,4 @@
-import type { PrismaClient } from "../client.js";
+import type { PrismaClient } from "../sql/client.js";
 
 export type AlertChannelTypeValue = "email" | "webhook" | "slack" | "discord" | "telegram";
 

@@ -3,8 +3,8 @@
  * (`= ANY($1::uuid[])`). They read the same relations in TimescaleDB and plain-PostgreSQL mode.
  */
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbDateOrNull, dbNumber, dbNumberOrNull } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbDateOrNull, dbNumber, dbNumberOrNull } from "../sql/row-values.js";
 
 const NodeAlertRow = z.object({
   node_id: z.string(),

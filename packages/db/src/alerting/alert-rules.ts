@@ -1,5 +1,5 @@
-import { type Prisma, type PrismaClient } from "../client.js";
-import type { SqlClient } from "../sql-client.js";
+import { type Prisma, type PrismaClient } from "../sql/client.js";
+import type { SqlClient } from "../sql/sql-client.js";
 
 /** Alert rules and their channel routing. Every org-scoped call names the organization. */
 

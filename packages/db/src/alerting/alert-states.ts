@@ -1,7 +1,7 @@
-import type { Prisma, PrismaClient } from "../client.js";
+import type { Prisma, PrismaClient } from "../sql/client.js";
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbNumber } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbNumber } from "../sql/row-values.js";
 
 export type AlertStatusValue = "ok" | "pending" | "degraded" | "firing";
 

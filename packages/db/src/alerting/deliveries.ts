@@ -1,4 +1,4 @@
-import type { Prisma, PrismaClient } from "../client.js";
+import type { Prisma, PrismaClient } from "../sql/client.js";
 import type { AlertChannelTypeValue } from "./alert-channels.js";
 
 export type DeliveryStatusValue = "queued" | "retrying" | "sent" | "failed";

@@ -4,8 +4,8 @@
  * same relations in TimescaleDB and plain-PostgreSQL mode.
  */
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbDateOrNull, dbNumberOrNull } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbDateOrNull, dbNumberOrNull } from "../sql/row-values.js";
 
 export interface NodeFinalityState {
   nodeId: string;

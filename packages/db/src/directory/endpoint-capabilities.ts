@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbNumberOrNull } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbNumberOrNull } from "../sql/row-values.js";
 
 const Tri = z.boolean().nullable();
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate } from "../sql/row-values.js";
 
 /** How a claim was proved: a DNS TXT record, or the token served at /.well-known/rpcpulse-claim. */
 export const CLAIM_PROOF_METHODS = ["dns", "well-known"] as const;

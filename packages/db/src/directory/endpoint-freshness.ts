@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbNumber } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbNumber } from "../sql/row-values.js";
 
 /** One minute of an endpoint's server probes, as the ranking job measured them (endpoint_freshness_minutes). */
 export const EndpointFreshnessMinute = z.object({

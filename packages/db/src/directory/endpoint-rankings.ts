@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { withTransaction } from "../sql-client.js";
-import { dbDate, dbNumber, dbNumberOrNull } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { withTransaction } from "../sql/sql-client.js";
+import { dbDate, dbNumber, dbNumberOrNull } from "../sql/row-values.js";
 
 export const RankingWindow = z.enum(["1h", "24h", "7d"]);
 export type RankingWindow = z.infer<typeof RankingWindow>;

@@ -1,3 +1,4 @@
+export * from "./probe-results.js";
 export * from "./public-endpoints.js";
 export * from "./endpoint-capabilities.js";
 export * from "./endpoint-rankings.js";
@@ -10,3 +11,4 @@ export * from "./endpoint-freshness.js";
 export * from "./probe-rank-rollups.js";
 export * from "./probe-regions.js";
 export * from "./probe-rank-windows.js";
+export * from "./seed-public-endpoints.js";

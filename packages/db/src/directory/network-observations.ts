@@ -1,7 +1,7 @@
 import { projectHead } from "@rpcpulse/domain";
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbNumber, dbNumberOrNull } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbNumber, dbNumberOrNull } from "../sql/row-values.js";
 
 /** Latest probe per endpoint of a network since `since`: the input of the network-head consensus. */
 export interface HeadObservationRow {

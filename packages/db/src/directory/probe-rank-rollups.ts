@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbNumber } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbNumber } from "../sql/row-values.js";
 
 /**
  * Ranking rollups (migration 0019): per endpoint, vantage point and bucket, what the ranking needs

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { SqlPool } from "../sql-pool.js";
-import { withTransaction, type SqlClient } from "../sql-client.js";
-import { dbNumber } from "../timeseries/row-values.js";
+import type { SqlPool } from "../sql/sql-pool.js";
+import { withTransaction, type SqlClient } from "../sql/sql-client.js";
+import { dbNumber } from "../sql/row-values.js";
 import {
   ALL_COLS,
   LAG_COLS,

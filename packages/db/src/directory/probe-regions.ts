@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbDateOrNull, dbNumberOrNull } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbDateOrNull, dbNumberOrNull } from "../sql/row-values.js";
 
 /**
  * The regions that have a live prober: a worker whose heartbeat (worker_heartbeats) is newer than

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbNumber, dbNumberOrNull } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbNumber, dbNumberOrNull } from "../sql/row-values.js";
 import { LAGGING_MINUTES_CTE } from "./endpoint-freshness.js";
 
 /** One stored probe with its vantage point (region, kind, organization): the input of scoring and lag. */

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { LATENCY_BUCKET_BOUNDS_MS } from "../timeseries/latency-histogram.js";
-import { dbNumber, dbNumberOrNull } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { LATENCY_BUCKET_BOUNDS_MS } from "../sql/latency-histogram.js";
+import { dbNumber, dbNumberOrNull } from "../sql/row-values.js";
 
 /** Which rollup carries the bulk of a window: 1-minute for 1 h / 24 h, 1-hour for 7 d. */
 export type ProbeRollupStep = "1m" | "1h";

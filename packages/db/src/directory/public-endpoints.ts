@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbNumber } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbNumber } from "../sql/row-values.js";
 import { OPERATOR_VERIFIED_AT } from "./endpoint-rankings.js";
 
 const ApiFamilyValue = z.enum(["hive", "ethereum", "substrate", "sidecar"]);

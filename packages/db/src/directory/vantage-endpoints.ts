@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
+import type { SqlClient } from "../sql/sql-client.js";
 
 /**
  * Ids of the listed public endpoints on the same chain as the network `networkId` (a node's network):

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbDateOrNull } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbDateOrNull } from "../sql/row-values.js";
 
 /**
  * agent_tokens (Prisma model AgentToken): only the public prefix and a hash of the secret are

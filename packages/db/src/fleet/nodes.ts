@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
+import type { SqlClient } from "../sql/sql-client.js";
 
 /** A node of an organization (tenant-scoped lookup); null when it is not that organization's. */
 export async function findOrganizationNode(

@@ -1,11 +1,11 @@
 import { API_FAMILIES } from "@rpcpulse/domain";
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDateOrNull, dbNumber, dbNumberOrNull, float, int4, int8 } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDateOrNull, dbNumber, dbNumberOrNull, float, int4, int8 } from "../sql/row-values.js";
 
 /**
  * The worker's checks of nodes' public URLs (node_public_heads, one row per node). Reads of the
- * stored result go through listNodeHeads / listOrganizationNodeHeads (timeseries/node-heads.ts).
+ * stored result go through listNodeHeads / listOrganizationNodeHeads (fleet/node-heads.ts).
  */
 
 /** A node to check: its public URL, API family and network, and its own head right now. */

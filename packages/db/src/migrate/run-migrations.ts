@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { withTransaction, type SqlClient } from "../sql-client.js";
+import { withTransaction, type SqlClient } from "../sql/sql-client.js";
 import { defaultMigrationsDir, loadMigrations, type PlannedMigration } from "./migration-files.js";
 import {
   ensureBookkeepingTables,

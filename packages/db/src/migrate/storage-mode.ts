@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
+import type { SqlClient } from "../sql/sql-client.js";
 import type { StorageMode } from "./migration-files.js";
 
 export type { StorageMode } from "./migration-files.js";

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbDateOrNull } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbDateOrNull } from "../sql/row-values.js";
 
 /**
  * api_keys (migration 0015, raw SQL only): an organization's automation credentials. Only the

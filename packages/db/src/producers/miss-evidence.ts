@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbNumber, dbNumberOrNull } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbNumber, dbNumberOrNull } from "../sql/row-values.js";
 
 /**
  * The organization's own nodes on a producer's network around a miss (node_samples in a window):

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbNumber, int8 } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbNumber, int8 } from "../sql/row-values.js";
 
 /**
  * Readings of producers (the worker's producers task): producer_latest upserted, a miss row when

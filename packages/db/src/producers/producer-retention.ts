@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
+import type { SqlClient } from "../sql/sql-client.js";
 
 /** A producer_samples row is kept this long in both storage modes (Timescale: the 0024 policy). */
 export const PRODUCER_SAMPLES_RETENTION_DAYS = 400;

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbDateOrNull, dbNumber, dbNumberOrNull } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbDateOrNull, dbNumber, dbNumberOrNull } from "../sql/row-values.js";
 
 /**
  * Block producers an organization watches (producers, migration 0017) and what the worker last read

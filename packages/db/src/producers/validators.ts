@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbDateOrNull, dbNumber, dbNumberOrNull, int4, int8 } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbDateOrNull, dbNumber, dbNumberOrNull, int4, int8 } from "../sql/row-values.js";
 
 /**
  * Polkadot/Kusama validators (producers of kind 'validator', migration 0020): the last reading of each

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbDateOrNull, dbNumber, dbNumberOrNull } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbDateOrNull, dbNumber, dbNumberOrNull } from "../sql/row-values.js";
 
 /** Newest telemetry of status-page nodes and recent probes of status-page endpoints. */
 

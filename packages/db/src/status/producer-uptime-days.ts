@@ -1,7 +1,7 @@
-import type { SqlClient } from "../sql-client.js";
+import type { SqlClient } from "../sql/sql-client.js";
 import { UptimeDayQuery, type UptimeDayRow } from "./uptime-days.js";
 import { z } from "zod";
-import { dbDate, dbNumber } from "../timeseries/row-values.js";
+import { dbDate, dbNumber } from "../sql/row-values.js";
 
 /**
  * Per-day "uptime" of producers listed on status pages, from producer_samples (both storage modes).

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { LAGGING_MINUTES_CTE } from "../directory/endpoint-freshness.js";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate, dbNumber } from "../timeseries/row-values.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate, dbNumber } from "../sql/row-values.js";
 
 /**
  * Per-day uptime of nodes and endpoints from the 1-minute rollups (same relations in both storage

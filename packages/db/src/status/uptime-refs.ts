@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { OrgShard, orgShardCondition, orgShardParams } from "../sharding/org-shards.js";
-import type { SqlClient } from "../sql-client.js";
+import { OrgShard, orgShardCondition, orgShardParams } from "../sql/org-shards.js";
+import type { SqlClient } from "../sql/sql-client.js";
 import type { UptimeKind } from "./uptime-days.js";
-import { dbDate, dbNumber } from "../timeseries/row-values.js";
+import { dbDate, dbNumber } from "../sql/row-values.js";
 
 /**
  * The nodes, endpoints, producers and consensus clients (by node) listed on published (public) status pages whose status_uptime_days

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { SqlClient } from "../sql-client.js";
+import type { SqlClient } from "../sql/sql-client.js";
 import { UptimeDayDbRow, UptimeDayQuery, type UptimeDayRow } from "./uptime-days.js";
 
 /**

@@ -1,7 +1,7 @@
 // The binary COPY encoding of an ingest flush as it was before the in-place encoder (commit 701a104),
 // kept as the reference the new encoder is compared with byte for byte (copy-binary-encoder.test.ts).
-import { ipBytes, uuidBytes } from "../../src/timeseries/copy-binary.js";
-import { INGEST_SAMPLE_METRICS, type IngestFlushBatch } from "../../src/timeseries/ingest-flush.js";
+import { ipBytes, uuidBytes } from "../../src/sql/copy-binary.js";
+import { INGEST_SAMPLE_METRICS, type IngestFlushBatch } from "../../src/ingest/ingest-flush.js";
 
 const SIGNATURE = Buffer.from("PGCOPY\n\xff\r\n\0", "latin1");
 const PG_EPOCH_MS = 946_684_800_000; // 2000-01-01T00:00:00Z

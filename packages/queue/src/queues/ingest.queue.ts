@@ -17,7 +17,7 @@ export const MAX_INGEST_REMOTE_IPS = MAX_INGEST_SAMPLES * 100;
 
 /**
  * Metric columns per sample, numeric (and time) and boolean: derived once from the node-sample
- * metric catalogue (@rpcpulse/domain), in its order, so they match @rpcpulse/db's NODE_SAMPLE_METRICS.
+ * metric catalogue (@rpcpulse/domain), in its order, so they match @rpcpulse/db/fleet's NODE_SAMPLE_METRICS.
  */
 export const { numeric: INGEST_NUMERIC_METRICS, boolean: INGEST_BOOLEAN_METRICS } =
   metricFieldsByKindOf(NODE_SAMPLE_METRIC_CATALOGUE);

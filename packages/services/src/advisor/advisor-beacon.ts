@@ -1,5 +1,6 @@
 import type { AdvisorBeaconSample, AdvisorInput } from "@rpcpulse/advisor";
-import { listBeaconSeries, listNodeBeaconLatest, type SqlClient } from "@rpcpulse/db";
+import { listBeaconSeries, listNodeBeaconLatest } from "@rpcpulse/db/fleet";
+import { type SqlClient } from "@rpcpulse/db/sql";
 
 export interface AdvisorBeacon {
   beacon: AdvisorBeaconSample[];

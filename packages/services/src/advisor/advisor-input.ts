@@ -4,7 +4,7 @@ import {
   type AdvisorOutboundDestination,
   type AdvisorSettings,
 } from "@rpcpulse/advisor";
-import type { AdvisorNodeRow, AdvisorWindow, ReportedSettingsRow } from "@rpcpulse/db";
+import type { AdvisorNodeRow, AdvisorWindow, ReportedSettingsRow } from "@rpcpulse/db/advisor";
 import { z } from "zod";
 
 /** Stored telemetry → the advisor's input (pure). */

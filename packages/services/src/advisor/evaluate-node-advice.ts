@@ -13,11 +13,10 @@ import {
   type AdvisorNodeRow,
   type AdvisorWindow,
   type PlanOutcome,
-  type PrismaClient,
   type ReportedSettingsRow,
-  type SqlClient,
   type SuggestionRow,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/advisor";
+import { type PrismaClient, type SqlClient } from "@rpcpulse/db/sql";
 import { toAdvisorInput, toAdvisorOutbound, toAdvisorSettings } from "./advisor-input.js";
 import { loadAdvisorBeacon, withBeacon, type AdvisorBeacon } from "./advisor-beacon.js";
 import { planSuggestionChanges } from "./plan-suggestions.js";

@@ -8,7 +8,7 @@ import {
   type SuggestionRow,
   type SuggestionSeverityValue,
   type SuggestionStateValue,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/advisor";
 import { z } from "zod";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../context.js";
 import { readStoredDraft, readStoredVerification, type StoredDraft, type StoredVerification } from "./stored-draft.js";

@@ -1,5 +1,5 @@
 import type { AdvisorSettings, SuggestionDraft } from "@rpcpulse/advisor";
-import type { SuggestionPlanStep, SuggestionRow, SuggestionStateValue } from "@rpcpulse/db";
+import type { SuggestionPlanStep, SuggestionRow, SuggestionStateValue } from "@rpcpulse/db/advisor";
 import { settingMatches } from "./applies-when.js";
 import { readStoredDraft, type StoredDraft } from "./stored-draft.js";
 

@@ -1,4 +1,5 @@
-import { listNodesDueForAdvice, type OrgShard } from "@rpcpulse/db";
+import { listNodesDueForAdvice } from "@rpcpulse/db/advisor";
+import { type OrgShard } from "@rpcpulse/db/sql";
 import { applyAdviceBatch, readAdviceBatch, type AdvisorDeps, type AdvisorTiming } from "./evaluate-node-advice.js";
 import {
   verifyAppliedSuggestions,

@@ -8,7 +8,7 @@ import {
   type AdvisorSeriesMetric,
   type SuggestionPlanStep,
   type SuggestionRow,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/advisor";
 import type { AdvisorDeps } from "./evaluate-node-advice.js";
 import { readStoredDraft, type StoredVerification } from "./stored-draft.js";
 

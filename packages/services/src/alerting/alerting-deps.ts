@@ -1,4 +1,4 @@
-import type { PrismaClient, SqlClient } from "@rpcpulse/db";
+import type { PrismaClient, SqlClient } from "@rpcpulse/db/sql";
 import type { SendContext } from "@rpcpulse/notify";
 import type { QueueTarget } from "@rpcpulse/queue";
 import type { SecretsKey } from "./channel-secrets.js";

@@ -1,10 +1,7 @@
 /** One evaluation round's reads: targets of every enabled rule and the series they need. */
+import { listNodeBeaconLatest, listNodeHeads, type NodeBeaconLatest, type NodePublicHeadRow } from "@rpcpulse/db/fleet";
 import {
-  listNodeBeaconLatest,
-  listNodeHeads,
   listNodeIdsByOrganization,
-  listProducerMisses,
-  listProducerStatuses,
   readEndpointAlertSnapshots,
   readHighSeveritySuggestions,
   readNodeAlertSnapshots,
@@ -14,12 +11,10 @@ import {
   type AlertRuleRow,
   type EndpointAlertSnapshot,
   type NodeAlertSnapshot,
-  type NodeBeaconLatest,
   type NodeFinalityState,
-  type NodePublicHeadRow,
-  type PrismaClient,
-  type SqlClient,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/alerting";
+import { listProducerMisses, listProducerStatuses } from "@rpcpulse/db/producers";
+import { type PrismaClient, type SqlClient } from "@rpcpulse/db/sql";
 import { findNetwork } from "@rpcpulse/domain";
 import { measureEndpoint, measureNode, type Measurement } from "./measure.js";
 import { measureProducer } from "./measure-producers.js";

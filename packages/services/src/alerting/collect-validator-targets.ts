@@ -1,5 +1,7 @@
 /** Targets of the validator rules: one per registered validator stash of the rule's organization. */
-import { listValidatorOfflineReports, listValidatorStatuses, type AlertRuleRow, type SqlClient } from "@rpcpulse/db";
+import { listValidatorOfflineReports, listValidatorStatuses } from "@rpcpulse/db/producers";
+import { type AlertRuleRow } from "@rpcpulse/db/alerting";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { findNetwork } from "@rpcpulse/domain";
 import type { Measurement } from "./measure.js";
 import { measureValidator } from "./measure-validators.js";

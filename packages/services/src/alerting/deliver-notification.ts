@@ -1,5 +1,5 @@
 import { AppError } from "@rpcpulse/config";
-import { findAlertChannelWithSecret, findDelivery, recordDeliveryAttempt } from "@rpcpulse/db";
+import { findAlertChannelWithSecret, findDelivery, recordDeliveryAttempt } from "@rpcpulse/db/alerting";
 import {
   ChannelConfig,
   postThroughSafeClient,

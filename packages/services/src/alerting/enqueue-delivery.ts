@@ -1,5 +1,5 @@
 import { AppError } from "@rpcpulse/config";
-import { insertDelivery, markDeliveryQueued, type DeliveryRow } from "@rpcpulse/db";
+import { insertDelivery, markDeliveryQueued, type DeliveryRow } from "@rpcpulse/db/alerting";
 import type { NotificationMessage } from "@rpcpulse/notify";
 import { enqueueDelivery } from "@rpcpulse/queue";
 import { z } from "zod";

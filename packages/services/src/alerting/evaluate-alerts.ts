@@ -15,7 +15,7 @@ import {
   saveAlertTransition,
   type AlertRuleRow,
   type AlertStateRow,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/alerting";
 import type { NotificationMessage } from "@rpcpulse/notify";
 import {
   isInMaintenance,
@@ -24,7 +24,7 @@ import {
   resolveAutoIncident,
   updateAutoIncident,
 } from "../status/index.js";
-import { listOrganizationIdsInShard, type OrgShard } from "@rpcpulse/db";
+import { listOrganizationIdsInShard, type OrgShard } from "@rpcpulse/db/sql";
 import type { EvaluateAlertsDeps } from "./alerting-deps.js";
 import { collectAlertTargets, type AlertTarget } from "./collect-alert-inputs.js";
 import { describeAlertEvent, describeCondition, formatDuration } from "./describe-alert.js";

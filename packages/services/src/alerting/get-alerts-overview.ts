@@ -11,7 +11,7 @@ import {
   type AlertEventRow,
   type AlertRuleRow,
   type DeliveryLogRow,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/alerting";
 import { z } from "zod";
 import { hasRole, type ServiceContext, type ServiceDeps } from "../context.js";
 

@@ -7,7 +7,7 @@ import {
   insertDelivery,
   setAlertChannelEnabledRow,
   type AlertChannelRow,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/alerting";
 import { ChannelConfig, generateSigningSecret, type ChannelType } from "@rpcpulse/notify";
 import { z } from "zod";
 import { requireRole, type ServiceContext } from "../context.js";

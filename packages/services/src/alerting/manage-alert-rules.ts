@@ -2,14 +2,14 @@ import { AppError } from "@rpcpulse/config";
 import {
   countOrganizationChannels,
   deleteAlertRuleRow,
-  findOrganizationNodeRow,
   insertAlertRule,
   publicEndpointExists,
   setAlertRuleEnabledRow,
   updateAlertRuleRow,
   type AlertRuleFields,
   type AlertRuleRow,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/alerting";
+import { findOrganizationNodeRow } from "@rpcpulse/db/fleet";
 import { z } from "zod";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../context.js";
 import { ALERT_RULE_TYPES, normaliseRuleParams, RULE_TYPES } from "./rule-params.js";

@@ -5,7 +5,7 @@
  * /eth/v1/beacon/headers/head → header.message.slot; wall-clock slot from /eth/v1/beacon/genesis
  * genesis_time and 12 s slots; /eth/v1/node/syncing → sync_distance).
  */
-import type { NodeBeaconLatest } from "@rpcpulse/db";
+import type { NodeBeaconLatest } from "@rpcpulse/db/fleet";
 import type { HeadMeasurement } from "./measure-chain-heads.js";
 
 export const SECONDS_PER_SLOT = 12;

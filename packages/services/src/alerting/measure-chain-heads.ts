@@ -2,7 +2,8 @@
  * Values of the finality_stalled and public_head_behind rules ("higher is worse"). Pure: inputs are
  * the rows @rpcpulse/db reads for an evaluation round (readNodeFinalityStates, listNodeHeads).
  */
-import type { NodeFinalityState, NodePublicHeadRow } from "@rpcpulse/db";
+import type { NodeFinalityState } from "@rpcpulse/db/alerting";
+import type { NodePublicHeadRow } from "@rpcpulse/db/fleet";
 
 /** Same shape as measure.ts Measurement (kept apart so the two files do not import each other). */
 export interface HeadMeasurement {

@@ -2,7 +2,7 @@
  * Producer (witness) readings → one number per (rule, producer), "higher is worse". Pure: the inputs
  * are the rows @rpcpulse/db reads (producer_latest, producer_misses).
  */
-import type { ProducerMissRow, ProducerStatusRow } from "@rpcpulse/db";
+import type { ProducerMissRow, ProducerStatusRow } from "@rpcpulse/db/producers";
 import { describeMissBlocks } from "../producers/find-missed-blocks.js";
 import { compareVersions } from "../producers/parse-witness.js";
 import type { Measurement } from "./measure.js";

@@ -2,7 +2,7 @@
  * Validator readings → one number per (rule, validator), "higher is worse". Pure: the inputs are the
  * rows @rpcpulse/db reads (validator_latest, validator_offline_reports).
  */
-import type { ValidatorOfflineReportRow, ValidatorStatusRow } from "@rpcpulse/db";
+import type { ValidatorOfflineReportRow, ValidatorStatusRow } from "@rpcpulse/db/producers";
 import { MIN_ERA_PROGRESS } from "../producers/manage-validators.js";
 import type { Measurement } from "./measure.js";
 import { FRESH_READING_MS } from "./measure-producers.js";

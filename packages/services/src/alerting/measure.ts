@@ -6,10 +6,9 @@ import type {
   EndpointAlertSnapshot,
   EndpointVantageProbes,
   NodeAlertSnapshot,
-  NodeBeaconLatest,
   NodeFinalityState,
-  NodePublicHeadRow,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/alerting";
+import type { NodeBeaconLatest, NodePublicHeadRow } from "@rpcpulse/db/fleet";
 import { measureConsensusBehind } from "./measure-beacon.js";
 import { measureFinalityStalled, measurePublicHeadBehind } from "./measure-chain-heads.js";
 import type { AlertRuleType } from "./rule-params.js";

@@ -1,5 +1,6 @@
 import { AppError } from "@rpcpulse/config";
-import { findOrganizationOwner, listOrganizationAlertChannels, listOrganizationAlertRules } from "@rpcpulse/db";
+import { findOrganizationOwner } from "@rpcpulse/db/orgs";
+import { listOrganizationAlertChannels, listOrganizationAlertRules } from "@rpcpulse/db/alerting";
 import type { ServiceContext } from "../context.js";
 import type { AlertingDeps } from "./alerting-deps.js";
 import { createAlertChannel } from "./manage-alert-channels.js";

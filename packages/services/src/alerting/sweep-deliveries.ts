@@ -1,4 +1,4 @@
-import { listUnqueuedDeliveries } from "@rpcpulse/db";
+import { listUnqueuedDeliveries } from "@rpcpulse/db/alerting";
 import type { AlertingDeps } from "./alerting-deps.js";
 import { queueStoredDelivery } from "./enqueue-delivery.js";
 

@@ -1,4 +1,5 @@
-import { listActiveProbeRegions, type SqlClient } from "@rpcpulse/db";
+import { listActiveProbeRegions } from "@rpcpulse/db/directory";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { enqueueRegionProbeRound, type ProbePayload, type QueueTarget } from "@rpcpulse/queue";
 
 export interface FanOutProbeRoundReport {

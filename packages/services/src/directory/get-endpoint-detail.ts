@@ -4,8 +4,8 @@ import {
   getEndpointOperator,
   getEndpointCapabilities,
   listEndpointRankedRows,
-  type SqlClient,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/directory";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { z } from "zod";
 import { healthOf, isOperatorVerified, vantageOf } from "./present.js";
 import type { EndpointDetailResponse } from "./schemas.js";

@@ -1,4 +1,5 @@
-import { getEndpointLagSeries, listRecentProbeErrors, pickResolution, type SqlClient } from "@rpcpulse/db";
+import { getEndpointLagSeries, listRecentProbeErrors } from "@rpcpulse/db/directory";
+import { pickResolution, type SqlClient } from "@rpcpulse/db/sql";
 import { z } from "zod";
 import { HistoryRange } from "./schemas.js";
 

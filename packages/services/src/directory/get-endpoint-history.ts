@@ -1,5 +1,6 @@
 import { AppError } from "@rpcpulse/config";
-import { findDirectoryEndpoint, getProbeSeries, type SqlClient } from "@rpcpulse/db";
+import { findDirectoryEndpoint, getProbeSeries } from "@rpcpulse/db/directory";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { z } from "zod";
 import { HistoryRange, type EndpointHistoryResponse } from "./schemas.js";
 

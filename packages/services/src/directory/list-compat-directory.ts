@@ -1,5 +1,5 @@
 import { AppError } from "@rpcpulse/config";
-import type { SqlClient } from "@rpcpulse/db";
+import type { SqlClient } from "@rpcpulse/db/sql";
 import { findNetwork, NETWORKS, type NetworkInfo } from "@rpcpulse/domain";
 import {
   CompatQuery,

@@ -1,4 +1,5 @@
-import { summarizeDirectoryNetworks, type SqlClient } from "@rpcpulse/db";
+import { summarizeDirectoryNetworks } from "@rpcpulse/db/directory";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { getNetworkHead } from "./network-head.js";
 import type { ChainsResponse } from "./schemas.js";
 

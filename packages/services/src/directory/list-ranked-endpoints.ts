@@ -5,8 +5,8 @@ import {
   listRankingRegions,
   type RankedListRow,
   type RankingKey,
-  type SqlClient,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/directory";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { findNetwork } from "@rpcpulse/domain";
 import { SCORING } from "@rpcpulse/prober";
 import { z } from "zod";

@@ -1,6 +1,7 @@
-import { listLatestNetworkHeads, type SqlClient } from "@rpcpulse/db";
+import { listLatestNetworkHeads } from "@rpcpulse/db/ingest";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { findNetwork, projectHead } from "@rpcpulse/domain";
-import { computeNetworkDecisions } from "../consensus/decide-network-heads.js";
+import { computeNetworkDecisions } from "../ingest/decide-network-heads.js";
 import { z } from "zod";
 
 /** The consensus head of a network as the public pages and the API show it. */

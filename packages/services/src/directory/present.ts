@@ -1,4 +1,4 @@
-import type { RankedListRow } from "@rpcpulse/db";
+import type { RankedListRow } from "@rpcpulse/db/directory";
 import { EndpointHealth, VantageWeighing, type RankedEndpoint } from "./schemas.js";
 
 /**

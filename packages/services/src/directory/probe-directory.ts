@@ -8,8 +8,8 @@ import {
   type DirectoryEndpoint,
   type EndpointCapabilityRow,
   type ProbeResultInput,
-  type SqlClient,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/directory";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import {
   checkCapabilities,
   createProbeScheduler,

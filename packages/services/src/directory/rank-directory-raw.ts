@@ -11,8 +11,8 @@ import {
   type DirectoryEndpoint,
   type EndpointFreshnessMinute,
   type EndpointStatusValue,
-  type SqlPool,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/directory";
+import { type SqlPool } from "@rpcpulse/db/sql";
 import {
   buildVantageViews,
   detectHeadRegressions,

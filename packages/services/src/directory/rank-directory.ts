@@ -14,8 +14,8 @@ import {
   type EndpointRankingRow,
   type RankingKey,
   type EndpointStatusValue,
-  type SqlPool,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/directory";
+import { type SqlPool } from "@rpcpulse/db/sql";
 import {
   addSample,
   buildSummaryViews,

@@ -8,8 +8,8 @@ import {
   upsertProbeRank5m,
   type ProbeRankBucket,
   type RollupCut,
-  type SqlPool,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/directory";
+import { type SqlPool } from "@rpcpulse/db/sql";
 import {
   addSample,
   classifyFreshness,

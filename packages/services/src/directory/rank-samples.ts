@@ -1,4 +1,5 @@
-import type { NetworkHeadRow, ProbeSampleRow } from "@rpcpulse/db";
+import type { NetworkHeadRow } from "@rpcpulse/db/ingest";
+import type { ProbeSampleRow } from "@rpcpulse/db/directory";
 import {
   classifyFreshness,
   measureProbeLags,

@@ -1,13 +1,12 @@
 /** What the rollup ranking (rank-directory.ts) and the raw reference (rank-directory-raw.ts) share. */
 import {
   getRankingOrder,
-  listNetworkHeadHistory,
   replaceEndpointRankings,
   type EndpointRankingRow,
   type EndpointStatusValue,
-  type NetworkHeadRow,
-  type SqlPool,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/directory";
+import { listNetworkHeadHistory, type NetworkHeadRow } from "@rpcpulse/db/ingest";
+import { type SqlPool } from "@rpcpulse/db/sql";
 import {
   rankEndpoints,
   SCORING,

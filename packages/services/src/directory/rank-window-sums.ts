@@ -1,4 +1,5 @@
-import { sumProbeRankWindows, type ProbeRankSums, type RollupCut, type SqlPool } from "@rpcpulse/db";
+import { sumProbeRankWindows, type ProbeRankSums, type RollupCut } from "@rpcpulse/db/directory";
+import { type SqlPool } from "@rpcpulse/db/sql";
 import { mergeSummary } from "@rpcpulse/prober";
 import { ceilTo, FIVE_MIN_MS, floorTo, HOUR_MS } from "./rank-rollups.js";
 

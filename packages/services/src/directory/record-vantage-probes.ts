@@ -4,8 +4,8 @@ import {
   insertProbeResults,
   listVantageEndpointIds,
   type ProbeResultInput,
-  type SqlClient,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/directory";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import type { VantageProbeRow } from "../ingest/select-vantage-probes.js";
 
 export interface RecordVantageProbesInput {

@@ -9,7 +9,7 @@
  * - A verdict needs the quorum; without one (a split) the endpoint is "degraded" overall, its
  *   listing status stays as it is, and it does not vote for the network head.
  */
-import type { EndpointStatusValue } from "@rpcpulse/db";
+import type { EndpointStatusValue } from "@rpcpulse/db/directory";
 import type { EndpointStatus, ScoreSample } from "@rpcpulse/prober";
 import { nextListingStatus } from "./rank-shared.js";
 

@@ -1,4 +1,5 @@
-import { insertPublicEndpoints, listDirectoryEndpoints, type SqlClient } from "@rpcpulse/db";
+import { insertPublicEndpoints, listDirectoryEndpoints } from "@rpcpulse/db/directory";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { API_FAMILIES, NETWORKS } from "@rpcpulse/domain";
 import { z } from "zod";
 

@@ -1,5 +1,6 @@
 import { AppError } from "@rpcpulse/config";
-import { countEndpointsSubmittedSince, findEndpointIdByUrl, insertPublicEndpoints, type SqlClient } from "@rpcpulse/db";
+import { countEndpointsSubmittedSince, findEndpointIdByUrl, insertPublicEndpoints } from "@rpcpulse/db/directory";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { CHAINS, findNetwork } from "@rpcpulse/domain";
 import {
   checkUrl,

@@ -1,4 +1,5 @@
-import { listVantageEndpointIds, type SqlClient } from "@rpcpulse/db";
+import { listVantageEndpointIds } from "@rpcpulse/db/directory";
+import { type SqlClient } from "@rpcpulse/db/sql";
 
 /**
  * Which endpoints an agent may report vantage probes for, per node network: the listed endpoints of

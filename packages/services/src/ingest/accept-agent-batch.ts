@@ -1,6 +1,6 @@
 import { AppError } from "@rpcpulse/config";
 import type { AgentBatch } from "@rpcpulse/domain";
-import type { AgentIdentity } from "../agent-tokens/agent-token-verifier.js";
+import type { AgentIdentity } from "../fleet/agent-token-verifier.js";
 import { checkBatchHeads } from "./check-batch-heads.js";
 import { normaliseAgentBatch, type NormalisedBatch } from "./normalise-agent-batch.js";
 import { selectVantageProbes, type VantageProbeRow } from "./select-vantage-probes.js";

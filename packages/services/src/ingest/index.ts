@@ -6,3 +6,4 @@ export * from "./normalise-agent-batch.js";
 export * from "./select-vantage-probes.js";
 export * from "./write-ingest-job.js";
 export * from "./normalise-beacon.js";
+export * from "./decide-network-heads.js";

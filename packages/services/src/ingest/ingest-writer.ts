@@ -2,9 +2,9 @@ import {
   updateNodeSampleLags,
   writeIngestFlush,
   type IngestFlushBatch,
-  type SqlClient,
   type SqlSessionPool,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/ingest";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import type { IngestJob } from "./accept-agent-batch.js";
 import type { NetworkHeadTracker, NodeHeadBatch } from "./network-heads.js";
 

@@ -1,4 +1,5 @@
-import type { BeaconSampleRow, IngestMetricField, IngestRemoteIpColumns } from "@rpcpulse/db";
+import type { BeaconSampleRow } from "@rpcpulse/db/fleet";
+import type { IngestMetricField, IngestRemoteIpColumns } from "@rpcpulse/db/ingest";
 import { beaconRowOf } from "./normalise-beacon.js";
 import {
   NODE_SAMPLE_METRIC_CATALOGUE,

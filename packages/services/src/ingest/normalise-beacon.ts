@@ -1,4 +1,4 @@
-import type { BeaconSampleRow, ElCheck } from "@rpcpulse/db";
+import type { BeaconSampleRow, ElCheck } from "@rpcpulse/db/fleet";
 import type { AgentSample } from "@rpcpulse/domain";
 
 /**

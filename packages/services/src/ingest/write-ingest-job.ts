@@ -1,4 +1,4 @@
-import type { SqlClient } from "@rpcpulse/db";
+import type { SqlClient } from "@rpcpulse/db/sql";
 import { recordVantageProbes } from "../directory/record-vantage-probes.js";
 import type { IngestJob } from "./accept-agent-batch.js";
 import type { IngestWriter, IngestWriteJob, IngestWriteResult } from "./ingest-writer.js";

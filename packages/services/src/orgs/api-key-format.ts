@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { hashAgentTokenSecret, secretMatches } from "../agent-tokens/token-format.js";
+import { hashAgentTokenSecret, secretMatches } from "../fleet/token-format.js";
 
 /**
  * Organization API key: `rpk_<prefix>_<secret>`.

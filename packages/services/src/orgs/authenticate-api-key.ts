@@ -1,5 +1,6 @@
 import { AppError } from "@rpcpulse/config";
-import { findApiKeyByPrefix, touchApiKeyLastUsed, type SqlClient } from "@rpcpulse/db";
+import { findApiKeyByPrefix, touchApiKeyLastUsed } from "@rpcpulse/db/orgs";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import type { ServiceContext } from "../context.js";
 import { hitRateLimit, type RateLimitStore } from "../status/rate-limit.js";
 import { apiKeySecretMatches, parseApiKey } from "./api-key-format.js";

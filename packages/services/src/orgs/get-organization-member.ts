@@ -1,5 +1,5 @@
 import { AppError } from "@rpcpulse/config";
-import { findOrganizationMemberRow } from "@rpcpulse/db";
+import { findOrganizationMemberRow } from "@rpcpulse/db/orgs";
 import type { ServiceContext, ServiceDeps } from "../context.js";
 import { parseRole } from "../context.js";
 import type { OrganizationMember } from "./list-organization-members.js";

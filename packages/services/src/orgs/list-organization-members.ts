@@ -1,4 +1,4 @@
-import { listOrganizationMemberRows } from "@rpcpulse/db";
+import { listOrganizationMemberRows } from "@rpcpulse/db/orgs";
 import type { OrgRole, ServiceContext, ServiceDeps } from "../context.js";
 import { parseRole } from "../context.js";
 

@@ -1,4 +1,4 @@
-import { listPendingInvitationRows } from "@rpcpulse/db";
+import { listPendingInvitationRows } from "@rpcpulse/db/orgs";
 import type { OrgRole, ServiceContext, ServiceDeps } from "../context.js";
 import { parseRole, requireRole } from "../context.js";
 

@@ -1,4 +1,4 @@
-import { listUserMembershipRows } from "@rpcpulse/db";
+import { listUserMembershipRows } from "@rpcpulse/db/orgs";
 import type { ServiceDeps, OrgRole } from "../context.js";
 import { parseRole } from "../context.js";
 

@@ -1,12 +1,6 @@
 import { AppError } from "@rpcpulse/config";
-import {
-  API_KEY_SCOPES,
-  insertApiKey,
-  listApiKeyRows,
-  revokeApiKeyRow,
-  type ApiKeyRecord,
-  type SqlClient,
-} from "@rpcpulse/db";
+import { API_KEY_SCOPES, insertApiKey, listApiKeyRows, revokeApiKeyRow, type ApiKeyRecord } from "@rpcpulse/db/orgs";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { z } from "zod";
 import { requireRole, type ServiceContext } from "../context.js";
 import { displayApiKeyPrefix, generateApiKey } from "./api-key-format.js";

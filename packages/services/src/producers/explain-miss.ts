@@ -1,4 +1,4 @@
-import type { NodeAroundMiss } from "@rpcpulse/db";
+import type { NodeAroundMiss } from "@rpcpulse/db/producers";
 
 /**
  * Advisor for a witness miss (pure): does the miss coincide with the organization's own node on that

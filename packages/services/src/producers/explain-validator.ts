@@ -1,4 +1,4 @@
-import type { NodeAroundMiss } from "@rpcpulse/db";
+import type { NodeAroundMiss } from "@rpcpulse/db/producers";
 import { describeTrouble, findNodeTrouble, findSyncedNode, type NodeTrouble } from "./explain-miss.js";
 
 /**

@@ -9,8 +9,8 @@ import {
   PRODUCER_ACCOUNT_PATTERN,
   readProducerHistory,
   type ProducerStatusRow,
-  type SqlClient,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/producers";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { findNetwork } from "@rpcpulse/domain";
 import { z } from "zod";
 import { requireRole, type ServiceContext } from "../context.js";

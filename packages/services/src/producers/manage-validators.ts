@@ -6,10 +6,10 @@ import {
   listValidatorOfflineReports,
   listValidatorStatuses,
   readValidatorHistory,
-  type SqlClient,
   type ValidatorOfflineReportRow,
   type ValidatorStatusRow,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/producers";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { findNetwork } from "@rpcpulse/domain";
 import type { ServiceContext } from "../context.js";
 import {

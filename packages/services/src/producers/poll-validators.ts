@@ -4,9 +4,9 @@ import {
   listValidatorStatuses,
   recordValidatorError,
   recordValidatorReading,
-  type SqlClient,
   type ValidatorStatusRow,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/producers";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { findNetwork } from "@rpcpulse/domain";
 import { callJsonRpc, type SafeHttpClient } from "@rpcpulse/prober";
 import type { z } from "zod";

@@ -4,8 +4,8 @@ import {
   recordProducerError,
   recordProducerReading,
   type ProducerStatusRow,
-  type SqlClient,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/producers";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { callJsonRpc, type SafeHttpClient } from "@rpcpulse/prober";
 import { isPrivateLiteralUrl } from "../directory/probe-directory.js";
 import { lookupMissedBlocks } from "./find-missed-blocks.js";

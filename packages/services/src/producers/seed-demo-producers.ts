@@ -1,5 +1,6 @@
 import { AppError } from "@rpcpulse/config";
-import { findOrganizationOwner, type PrismaClient, type SqlClient } from "@rpcpulse/db";
+import { findOrganizationOwner } from "@rpcpulse/db/orgs";
+import { type PrismaClient, type SqlClient } from "@rpcpulse/db/sql";
 import type { ServiceContext } from "../context.js";
 import { registerProducer } from "./manage-producers.js";
 

@@ -5,8 +5,8 @@ import {
   findOpenIncidentByAlertKey,
   findStatusComponentsByRef,
   insertAutoIncidentOnce,
-  type PrismaClient,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/status";
+import { type PrismaClient } from "@rpcpulse/db/sql";
 import { z } from "zod";
 import { renderMarkdown } from "./render-markdown.js";
 import { notifyStatusSubscribers, type IncidentEvent, type StatusNotifyDeps } from "./notify-subscribers.js";

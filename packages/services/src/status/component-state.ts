@@ -1,6 +1,6 @@
-import type { EndpointVantageProbe, NodeComponentTelemetry } from "@rpcpulse/db";
+import type { EndpointVantageProbe, NodeComponentTelemetry } from "@rpcpulse/db/status";
 import { projectHead } from "@rpcpulse/domain";
-import { DOWN_AFTER_MS, headAgeThresholdMs, lagThresholdBlocks } from "../nodes/node-status.js";
+import { DOWN_AFTER_MS, headAgeThresholdMs, lagThresholdBlocks } from "../fleet/node-status.js";
 
 /**
  * Component states on status pages, worst last. Thresholds (documented in README "Status pages"):

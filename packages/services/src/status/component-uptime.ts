@@ -6,10 +6,10 @@ import {
   queryValidatorUptimeDays,
   readCachedUptimeDays,
   writeCachedUptimeDays,
-  type SqlClient,
   type UptimeDayRow,
   type UptimeKind,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/status";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { FRESH_READING_MS } from "../alerting/measure-producers.js";
 import { LOW_POINTS_SHARE, MIN_ERA_PROGRESS } from "../producers/manage-validators.js";
 import { CONSENSUS_DEGRADED_SLOTS, CONSENSUS_MAJOR_SLOTS } from "./consensus-components.js";

@@ -1,12 +1,6 @@
 import { AppError } from "@rpcpulse/config";
-import {
-  findOrganizationNodeRow,
-  listNodeBeaconLatest,
-  type NodeBeaconLatest,
-  type NodeRow,
-  type PrismaClient,
-  type SqlClient,
-} from "@rpcpulse/db";
+import { findOrganizationNodeRow, listNodeBeaconLatest, type NodeBeaconLatest, type NodeRow } from "@rpcpulse/db/fleet";
+import { type PrismaClient, type SqlClient } from "@rpcpulse/db/sql";
 import { measureConsensusBehind } from "../alerting/measure-beacon.js";
 import { RULE_TYPES } from "../alerting/rule-params.js";
 import type { ComponentState } from "./component-state.js";

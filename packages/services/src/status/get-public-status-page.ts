@@ -2,18 +2,14 @@ import { AppError } from "@rpcpulse/config";
 import {
   findPublicStatusPage,
   listPageIncidents,
-  listNodeHeads,
   listPageMaintenance,
   queryComponentHourSeries,
-  queryFinalityHourSeries,
   queryLatestEndpointProbes,
   queryNodeComponentTelemetry,
-  finalityLagOf,
-  type FinalityHourPoint,
-  type PrismaClient,
-  type SqlClient,
   type StatusPageTree,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/status";
+import { listNodeHeads, queryFinalityHourSeries, finalityLagOf, type FinalityHourPoint } from "@rpcpulse/db/fleet";
+import { type PrismaClient, type SqlClient } from "@rpcpulse/db/sql";
 import { z } from "zod";
 import {
   dayLevel,

@@ -1,4 +1,5 @@
-import { findOrgIncident, listConfirmedSubscribers, listPublicStatusPagesByIds, type PrismaClient } from "@rpcpulse/db";
+import { findOrgIncident, listConfirmedSubscribers, listPublicStatusPagesByIds } from "@rpcpulse/db/status";
+import { type PrismaClient } from "@rpcpulse/db/sql";
 import type { QueueTarget } from "@rpcpulse/queue";
 import { decryptSecret, type SecretsKey } from "../alerting/channel-secrets.js";
 import { enqueueEmail, enqueueWebhookPost } from "../alerting/enqueue-delivery.js";

@@ -1,4 +1,5 @@
-import { listProducerMisses, listProducerStatuses, type ProducerStatusRow, type SqlClient } from "@rpcpulse/db";
+import { listProducerMisses, listProducerStatuses, type ProducerStatusRow } from "@rpcpulse/db/producers";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { findNetwork } from "@rpcpulse/domain";
 import { FRESH_READING_MS } from "../alerting/measure-producers.js";
 import { describeMissBlocks } from "../producers/find-missed-blocks.js";

@@ -1,4 +1,5 @@
-import { listStaleUptimeRefs, type OrgShard, type SqlClient } from "@rpcpulse/db";
+import { listStaleUptimeRefs } from "@rpcpulse/db/status";
+import { type OrgShard, type SqlClient } from "@rpcpulse/db/sql";
 import { fillMissingUptimeDays, computeUptimeWindow } from "./component-uptime.js";
 
 export interface RefreshStatusUptimeInput {

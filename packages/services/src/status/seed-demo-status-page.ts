@@ -1,14 +1,9 @@
 import { AppError } from "@rpcpulse/config";
-import {
-  findOrganizationOwner,
-  findStatusPageBySlug,
-  getStatusPageBySlug,
-  listListableEndpoints,
-  listOrganizationNodeRows,
-  listProducerStatuses,
-  type PrismaClient,
-  type SqlClient,
-} from "@rpcpulse/db";
+import { findOrganizationOwner } from "@rpcpulse/db/orgs";
+import { findStatusPageBySlug, getStatusPageBySlug, listListableEndpoints } from "@rpcpulse/db/status";
+import { listOrganizationNodeRows } from "@rpcpulse/db/fleet";
+import { listProducerStatuses } from "@rpcpulse/db/producers";
+import { type PrismaClient, type SqlClient } from "@rpcpulse/db/sql";
 import type { ServiceContext } from "../context.js";
 import { createStatusComponent } from "./pages/create-status-component.js";
 import { createStatusGroup } from "./pages/create-status-group.js";

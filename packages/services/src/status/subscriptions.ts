@@ -6,8 +6,8 @@ import {
   findPublicStatusPage,
   setSubscriberUnsubscribeHash,
   upsertPendingSubscriber,
-  type PrismaClient,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/status";
+import { type PrismaClient } from "@rpcpulse/db/sql";
 import type { QueueTarget } from "@rpcpulse/queue";
 import { z } from "zod";
 import { encryptSecret, type SecretsKey } from "../alerting/channel-secrets.js";

@@ -1,11 +1,11 @@
 import {
   listValidatorOfflineReports,
   listValidatorStatuses,
-  type SqlClient,
   type ValidatorOfflineReportRow,
   type ValidatorStatus,
   type ValidatorStatusRow,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/producers";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { FRESH_READING_MS } from "../alerting/measure-producers.js";
 import { LOW_POINTS_SHARE, MIN_ERA_PROGRESS } from "../producers/manage-validators.js";
 import type { ComponentState } from "./component-state.js";

@@ -5,8 +5,8 @@ import {
   listNetworkTimings,
   listRecentNodeHeads,
   type NetworkHeadRow,
-  type SqlClient,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/ingest";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { lagAgainst, observationAnchor, projectHead, type ConsensusAnchor } from "@rpcpulse/domain";
 import { atOrBefore, freshReach, holds, insertSorted, nearest, TimeBuckets } from "./reference-time-lists.js";
 

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import "@/features/accounts/accounts.css";
-import { VerifyEmailBanner } from "@/features/accounts/verify-email-banner.js";
+import "@/features/orgs/accounts/accounts.css";
+import { VerifyEmailBanner } from "@/features/orgs/accounts/verify-email-banner.js";
 import { getRuntime } from "@/server/runtime.js";
 import { getCurrentSession } from "@/server/session.js";
 

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { PublicHeader } from "@/components/public-header.js";
-import { ForgotPasswordForm } from "@/features/accounts/recovery-forms.js";
+import { ForgotPasswordForm } from "@/features/orgs/accounts/recovery-forms.js";
 import { getRuntime } from "@/server/runtime.js";
 
 export const metadata: Metadata = { title: "Forgot password" };

@@ -1,5 +1,5 @@
 import { getEnv } from "@/env.js";
-import { resolveDownloadsDir, serveInstallScript } from "@/features/agent-downloads/agent-downloads.js";
+import { resolveDownloadsDir, serveInstallScript } from "@/features/fleet/agent-downloads.js";
 
 export const dynamic = "force-dynamic";
 

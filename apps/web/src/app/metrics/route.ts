@@ -1,4 +1,4 @@
-import { authorizeMetricsRequest } from "@rpcpulse/services";
+import { authorizeMetricsRequest } from "@rpcpulse/services/platform";
 import { getRuntime } from "@/server/runtime.js";
 
 export const dynamic = "force-dynamic";

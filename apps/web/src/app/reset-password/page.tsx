@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { checkPasswordResetLink, MIN_PASSWORD_LENGTH } from "@rpcpulse/auth";
 import { PublicHeader } from "@/components/public-header.js";
-import { ResetPasswordForm } from "@/features/accounts/recovery-forms.js";
+import { ResetPasswordForm } from "@/features/orgs/accounts/recovery-forms.js";
 import { getRuntime } from "@/server/runtime.js";
 
 export const metadata: Metadata = { title: "Choose a new password" };

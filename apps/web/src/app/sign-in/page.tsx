@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { DEMO_EMAIL, DEMO_PASSWORD } from "@rpcpulse/auth";
 import { PublicHeader } from "@/components/public-header.js";
-import { SignInForm } from "@/features/accounts/sign-in-form.js";
+import { SignInForm } from "@/features/orgs/accounts/sign-in-form.js";
 import { getRuntime } from "@/server/runtime.js";
 import { getCurrentSession } from "@/server/session.js";
 

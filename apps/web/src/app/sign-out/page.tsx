@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PublicHeader } from "@/components/public-header.js";
-import { signOutAction } from "@/features/accounts/actions.js";
+import { signOutAction } from "@/features/orgs/accounts/actions.js";
 import { getCurrentSession } from "@/server/session.js";
 
 export const metadata: Metadata = { title: "Sign out" };

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { MIN_PASSWORD_LENGTH } from "@rpcpulse/auth";
 import { PublicHeader } from "@/components/public-header.js";
-import { SignUpForm } from "@/features/accounts/sign-up-form.js";
+import { SignUpForm } from "@/features/orgs/accounts/sign-up-form.js";
 import { getCurrentSession } from "@/server/session.js";
 
 export const metadata: Metadata = { title: "Create account" };

@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { PublicHeader } from "@/components/public-header.js";
-import { VerifyEmailForm } from "@/features/accounts/recovery-forms.js";
-import { safeNext } from "@/features/accounts/safe-next.js";
+import { VerifyEmailForm } from "@/features/orgs/accounts/recovery-forms.js";
+import { safeNext } from "@/features/orgs/accounts/safe-next.js";
 
 export const metadata: Metadata = { title: "Confirm your email address" };
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
 "use server";
-import { updateSuggestionState, SUGGESTION_ACTIONS } from "@rpcpulse/services";
+import { updateSuggestionState, SUGGESTION_ACTIONS } from "@rpcpulse/services/advisor";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { formValues, runFormAction, type FormState } from "@/server/action.js";

@@ -1,4 +1,5 @@
-import { hasRole, listSuggestions, type ServiceContext } from "@rpcpulse/services";
+import { hasRole, type ServiceContext } from "@rpcpulse/services/context";
+import { listSuggestions } from "@rpcpulse/services/advisor";
 import Link from "next/link";
 import { getRuntime } from "@/server/runtime.js";
 import { SuggestionCard } from "./suggestion-card.js";

@@ -1,4 +1,4 @@
-import type { SuggestionView } from "@rpcpulse/services";
+import type { SuggestionView } from "@rpcpulse/services/advisor";
 import Link from "next/link";
 import { BeforeAfterChart, EvidenceChart } from "./advisor-charts.js";
 import { CopyButton } from "./copy-button.js";

@@ -1,4 +1,4 @@
-import type { EndpointDetailResponse } from "@rpcpulse/services";
+import type { EndpointDetailResponse } from "@rpcpulse/services/directory";
 import type { BadgeFacts } from "./badge-metric.js";
 
 const HEALTH = ["healthy", "degraded", "lagging", "stale", "probation", "dead"] as const;

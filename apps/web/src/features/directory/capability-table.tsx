@@ -1,4 +1,4 @@
-import type { EndpointDetailResponse } from "@rpcpulse/services";
+import type { EndpointDetailResponse } from "@rpcpulse/services/directory";
 import { formatLatency } from "./format.js";
 import { CapabilityMark } from "./status-mark.js";
 import { Time } from "@/components/time.js";

@@ -1,4 +1,4 @@
-import type { EndpointHistoryResponse } from "@rpcpulse/services";
+import type { EndpointHistoryResponse } from "@rpcpulse/services/directory";
 import { formatLatency } from "./format.js";
 import { LineChart } from "./line-chart.js";
 

@@ -1,4 +1,4 @@
-import type { EndpointDiagnostics } from "@rpcpulse/services";
+import type { EndpointDiagnostics } from "@rpcpulse/services/directory";
 
 import { LineChart } from "./line-chart.js";
 import { DataTable, labelColumns } from "@/components/data-table.js";

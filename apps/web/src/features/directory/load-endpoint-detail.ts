@@ -2,7 +2,7 @@ import "server-only";
 import { cache } from "react";
 import { notFound } from "next/navigation";
 import { isAppError } from "@rpcpulse/config";
-import { getEndpointDetail } from "@rpcpulse/services";
+import { getEndpointDetail } from "@rpcpulse/services/directory";
 import { getRuntime } from "@/server/runtime.js";
 
 /**

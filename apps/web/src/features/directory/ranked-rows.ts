@@ -1,6 +1,6 @@
 import "server-only";
-import { getEndpointDetail, listRankedEndpoints, type RankedListResponse } from "@rpcpulse/services";
-import type { SqlClient } from "@rpcpulse/db";
+import { getEndpointDetail, listRankedEndpoints, type RankedListResponse } from "@rpcpulse/services/directory";
+import type { SqlClient } from "@rpcpulse/db/sql";
 import type { RankedRow, RegionLatency } from "./view-model.js";
 
 type Endpoint = RankedListResponse["endpoints"][number];

@@ -1,5 +1,5 @@
 "use server";
-import { submitEndpoint } from "@rpcpulse/services";
+import { submitEndpoint } from "@rpcpulse/services/directory";
 import { revalidatePath } from "next/cache";
 import { formValues, runFormAction, type FormState } from "@/server/action.js";
 import { getRuntime } from "@/server/runtime.js";

@@ -1,4 +1,4 @@
-import type { EndpointDetailResponse } from "@rpcpulse/services";
+import type { EndpointDetailResponse } from "@rpcpulse/services/directory";
 import { formatBlocks, formatLatency, formatScore, formatUptime } from "./format.js";
 import { StatusMark } from "./status-mark.js";
 import type { DirectoryStatus } from "./view-model.js";

@@ -1,6 +1,13 @@
 "use server";
 import { AppError, RPCPULSE_VERSION } from "@rpcpulse/config";
-import { deleteNode, enrollNode, getNode, revokeAgentToken, rotateAgentToken, updateNode } from "@rpcpulse/services";
+import {
+  deleteNode,
+  enrollNode,
+  getNode,
+  revokeAgentToken,
+  rotateAgentToken,
+  updateNode,
+} from "@rpcpulse/services/fleet";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";

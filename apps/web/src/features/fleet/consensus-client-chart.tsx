@@ -1,5 +1,5 @@
 "use client";
-import type { ConsensusClientPage } from "@rpcpulse/services";
+import type { ConsensusClientPage } from "@rpcpulse/services/fleet";
 import { TimeSeriesChart } from "@/components/charts/time-series-chart.js";
 
 const count = (v: number) => (Number.isInteger(v) ? String(v) : v.toFixed(1));

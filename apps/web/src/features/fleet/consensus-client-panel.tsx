@@ -1,4 +1,4 @@
-import type { ConsensusClientPage, ConsensusClientView } from "@rpcpulse/services";
+import type { ConsensusClientPage, ConsensusClientView } from "@rpcpulse/services/fleet";
 import { Time } from "@/components/time.js";
 import { ConsensusClientChart } from "./consensus-client-chart.js";
 import { formatCount } from "./format.js";

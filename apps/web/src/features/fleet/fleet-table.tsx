@@ -4,7 +4,7 @@ import {
   type FleetOverview,
   type FleetQuery,
   type FleetSortKey,
-} from "@rpcpulse/services";
+} from "@rpcpulse/services/fleet";
 import { DataTable, Pager, type DataColumn } from "@/components/data-table.js";
 import { tableHref } from "@/lib/table-query.js";
 import { formatAgo, formatDuration } from "@/lib/format.js";

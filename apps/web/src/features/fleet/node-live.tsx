@@ -1,5 +1,5 @@
 "use client";
-import type { NodeMetrics } from "@rpcpulse/services";
+import type { NodeMetrics } from "@rpcpulse/services/fleet";
 import { useEffect, useState } from "react";
 import { TimeSeriesChart } from "@/components/charts/time-series-chart.js";
 import { DataTable, labelColumns } from "@/components/data-table.js";

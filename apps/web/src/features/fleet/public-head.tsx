@@ -1,4 +1,4 @@
-import type { PublicHeadView } from "@rpcpulse/services";
+import type { PublicHeadView } from "@rpcpulse/services/fleet";
 import { formatAgo } from "@/lib/format.js";
 import { formatCount, formatMs } from "./format.js";
 

@@ -9,7 +9,8 @@ import {
   setActiveOrganization,
   updateMemberRole,
 } from "@rpcpulse/auth";
-import { getOrganizationMember, requireRole } from "@rpcpulse/services";
+import { getOrganizationMember } from "@rpcpulse/services/orgs";
+import { requireRole } from "@rpcpulse/services/context";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";

@@ -1,5 +1,5 @@
 "use server";
-import { createApiKey, revokeApiKey } from "@rpcpulse/services";
+import { createApiKey, revokeApiKey } from "@rpcpulse/services/orgs";
 import { revalidatePath } from "next/cache";
 import { z } from "zod";
 import { formValues, runFormAction, type FormState } from "@/server/action.js";

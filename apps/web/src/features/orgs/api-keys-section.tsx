@@ -1,4 +1,5 @@
-import { listApiKeys, type ServiceContext } from "@rpcpulse/services";
+import { listApiKeys } from "@rpcpulse/services/orgs";
+import { type ServiceContext } from "@rpcpulse/services/context";
 import { ACTIONS_COLUMN, DataTable, labelColumns } from "@/components/data-table.js";
 import { Time } from "@/components/time.js";
 import { getRuntime } from "@/server/runtime.js";

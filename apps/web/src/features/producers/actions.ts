@@ -1,6 +1,6 @@
 "use server";
 import { isAppError } from "@rpcpulse/config";
-import { registerProducer, deleteProducer } from "@rpcpulse/services";
+import { registerProducer, deleteProducer } from "@rpcpulse/services/producers";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";

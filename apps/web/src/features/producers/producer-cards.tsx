@@ -1,5 +1,5 @@
 import { formatAgo, formatClock, formatDuration } from "@/lib/format.js";
-import type { ProducerView } from "@rpcpulse/services";
+import type { ProducerView } from "@rpcpulse/services/producers";
 import { registerProducerAction, deleteProducerAction } from "./actions.js";
 import { ProducerAdvice } from "./producer-advice.js";
 

@@ -1,5 +1,5 @@
 import { formatAgo, formatClock } from "@/lib/format.js";
-import type { ValidatorView } from "@rpcpulse/services";
+import type { ValidatorView } from "@rpcpulse/services/producers";
 import { registerProducerAction, deleteProducerAction } from "./actions.js";
 import { ProducerAdvice } from "./producer-advice.js";
 

@@ -20,7 +20,7 @@ import {
   createMaintenance,
   setCustomDomain,
   verifyCustomDomain,
-} from "@rpcpulse/services";
+} from "@rpcpulse/services/status";
 import { revalidatePath } from "next/cache";
 import { redirect } from "next/navigation";
 import { z } from "zod";

@@ -1,4 +1,4 @@
-import type { IncidentView, MaintenanceRow, StatusPageTree } from "@rpcpulse/db";
+import type { IncidentView, MaintenanceRow, StatusPageTree } from "@rpcpulse/db/status";
 import { ACTIONS_COLUMN, DataTable, labelColumns } from "@/components/data-table.js";
 import { Field } from "@/components/field.js";
 import { ActionForm } from "./action-form.js";

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { StatusPageTree } from "@rpcpulse/db";
+import type { StatusPageTree } from "@rpcpulse/db/status";
 import { Field } from "@/components/field.js";
 import { ActionForm } from "./action-form.js";
 import {

@@ -1,4 +1,4 @@
-import type { PublicComponent } from "@rpcpulse/services";
+import type { PublicComponent } from "@rpcpulse/services/status";
 
 type PublicConsensus = NonNullable<PublicComponent["consensus"]>;
 

@@ -1,4 +1,4 @@
-import type { PublicIncident, PublicStatusPage } from "@rpcpulse/services";
+import type { PublicIncident, PublicStatusPage } from "@rpcpulse/services/status";
 import { escapeXml } from "@/features/directory/badge-svg.js";
 import { titleCase } from "./format.js";
 

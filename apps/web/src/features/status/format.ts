@@ -1,4 +1,4 @@
-import { STATE_LABEL, type ComponentState } from "@rpcpulse/services";
+import { STATE_LABEL, type ComponentState } from "@rpcpulse/services/status";
 
 export { formatUptime } from "./uptime-day-code.js";
 

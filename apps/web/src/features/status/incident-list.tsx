@@ -1,4 +1,4 @@
-import type { PublicIncident, PublicMaintenance } from "@rpcpulse/services";
+import type { PublicIncident, PublicMaintenance } from "@rpcpulse/services/status";
 import { titleCase } from "./format.js";
 import { LocalTime } from "@/components/display-prefs.js";
 

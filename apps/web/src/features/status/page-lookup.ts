@@ -1,4 +1,4 @@
-import type { PageLookup } from "@rpcpulse/services";
+import type { PageLookup } from "@rpcpulse/services/status";
 
 /**
  * The [slug] segment of /status/<slug>/… is either a page slug or, after the Host-header rewrite

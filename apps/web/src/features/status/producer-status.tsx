@@ -1,4 +1,4 @@
-import type { PublicComponent } from "@rpcpulse/services";
+import type { PublicComponent } from "@rpcpulse/services/status";
 import { LocalTime } from "@/components/display-prefs.js";
 import { formatDuration } from "@/lib/format.js";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { cache } from "react";
 import { isAppError } from "@rpcpulse/config";
-import { getPublicStatusPage, type PublicStatusPage } from "@rpcpulse/services";
+import { getPublicStatusPage, type PublicStatusPage } from "@rpcpulse/services/status";
 import { getRuntime } from "@/server/runtime.js";
 import { lookupFromParam } from "./page-lookup.js";
 import { getStatusPublicReadDeps } from "./status-deps.js";

@@ -1,4 +1,4 @@
-import type { PublicComponent, PublicStatusPage } from "@rpcpulse/services";
+import type { PublicComponent, PublicStatusPage } from "@rpcpulse/services/status";
 import { LineChart } from "@/features/directory/line-chart.js";
 import { formatUptime, OVERALL_TEXT, stateLabel } from "./format.js";
 import { IncidentList, MaintenanceList } from "./incident-list.js";

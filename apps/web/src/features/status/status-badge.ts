@@ -1,4 +1,4 @@
-import type { ComponentState, PublicStatusPage } from "@rpcpulse/services";
+import type { ComponentState, PublicStatusPage } from "@rpcpulse/services/status";
 import { BADGE_COLORS, type BadgeSpec } from "@/features/directory/badge-svg.js";
 import { formatUptime, stateLabel } from "./format.js";
 

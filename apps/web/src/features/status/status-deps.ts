@@ -1,8 +1,8 @@
 import "server-only";
 import { isAppError } from "@rpcpulse/config";
-import type { StatusNotifyDeps, SubscriptionDeps } from "@rpcpulse/services";
+import type { StatusNotifyDeps, SubscriptionDeps } from "@rpcpulse/services/status";
 import { getRuntime } from "@/server/runtime.js";
-import { getAlertingDeps } from "@/features/alerts/alerts-deps.js";
+import { getAlertingDeps } from "@/features/alerting/alerts-deps.js";
 
 /** Page reads and edits (admin): Prisma for the page tree, the SQL pool for telemetry and uptime (primary). */
 export function getStatusReadDeps() {

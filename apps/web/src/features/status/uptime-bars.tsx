@@ -1,4 +1,4 @@
-import type { DayLevel, PublicComponent } from "@rpcpulse/services";
+import type { DayLevel, PublicComponent } from "@rpcpulse/services/status";
 import { encodeDayIncidents, encodeUptimes, formatUptime } from "./uptime-day-code.js";
 
 /**

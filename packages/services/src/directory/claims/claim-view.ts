@@ -1,6 +1,6 @@
-import type { ClaimProofMethod, EndpointClaimRow } from "@rpcpulse/db";
+import type { ClaimProofMethod, EndpointClaimRow } from "@rpcpulse/db/directory";
 
-export { CLAIM_PROOF_METHODS, type ClaimProofMethod } from "@rpcpulse/db";
+export { CLAIM_PROOF_METHODS, type ClaimProofMethod } from "@rpcpulse/db/directory";
 
 /**
  * What the organization sees of one claim, with the two ways to prove it: the DNS record to publish,

@@ -9,8 +9,8 @@ import {
   recordClaimCheck,
   upsertEndpointClaim,
   type ClaimProofMethod,
-  type SqlClient,
-} from "@rpcpulse/db";
+} from "@rpcpulse/db/directory";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { z } from "zod";
 import { requireRole, type ServiceContext } from "../../context.js";
 import { checkDnsProof, checkWellKnownProof, type ClaimHttpClient, type TxtResolver } from "./claim-proofs.js";

@@ -1,4 +1,4 @@
-import { appendIncidentUpdate } from "@rpcpulse/db";
+import { appendIncidentUpdate } from "@rpcpulse/db/status";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../../context.js";
 import { type StatusNotifyDeps } from "../notify-subscribers.js";
 import { renderMarkdown } from "../render-markdown.js";

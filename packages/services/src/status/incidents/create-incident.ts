@@ -1,5 +1,5 @@
 import { AppError } from "@rpcpulse/config";
-import { insertManualIncident } from "@rpcpulse/db";
+import { insertManualIncident } from "@rpcpulse/db/status";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../../context.js";
 import { type StatusNotifyDeps } from "../notify-subscribers.js";
 import { renderMarkdown } from "../render-markdown.js";

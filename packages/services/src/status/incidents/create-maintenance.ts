@@ -1,4 +1,4 @@
-import { insertMaintenanceWindow } from "@rpcpulse/db";
+import { insertMaintenanceWindow } from "@rpcpulse/db/status";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../../context.js";
 import { invalidateStatusSnapshots } from "../snapshot-cache.js";
 import { pageComponentIds } from "./incident-input.js";

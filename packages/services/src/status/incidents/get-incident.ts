@@ -1,5 +1,5 @@
 import { AppError } from "@rpcpulse/config";
-import { findOrgIncident } from "@rpcpulse/db";
+import { findOrgIncident } from "@rpcpulse/db/status";
 import { z } from "zod";
 import { type ServiceContext, type ServiceDeps } from "../../context.js";
 

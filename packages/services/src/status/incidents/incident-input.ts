@@ -1,5 +1,5 @@
 import { AppError } from "@rpcpulse/config";
-import { findOrgStatusPage } from "@rpcpulse/db";
+import { findOrgStatusPage } from "@rpcpulse/db/status";
 import { z } from "zod";
 import { type ServiceContext, type ServiceDeps } from "../../context.js";
 import { notifyStatusSubscribers, type IncidentEvent, type StatusNotifyDeps } from "../notify-subscribers.js";

@@ -1,4 +1,4 @@
-import { listOrgIncidents } from "@rpcpulse/db";
+import { listOrgIncidents } from "@rpcpulse/db/status";
 import { type ServiceContext, type ServiceDeps } from "../../context.js";
 
 export async function listIncidents(deps: ServiceDeps, ctx: ServiceContext) {

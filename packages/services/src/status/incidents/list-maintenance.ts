@@ -1,4 +1,4 @@
-import { listPageMaintenance } from "@rpcpulse/db";
+import { listPageMaintenance } from "@rpcpulse/db/status";
 import { type ServiceContext, type ServiceDeps } from "../../context.js";
 import { pageComponentIds } from "./incident-input.js";
 

@@ -1,5 +1,5 @@
 import { AppError } from "@rpcpulse/config";
-import { updateIncidentFields } from "@rpcpulse/db";
+import { updateIncidentFields } from "@rpcpulse/db/status";
 import { z } from "zod";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../../context.js";
 import { requireUuid } from "../ids.js";

@@ -1,5 +1,6 @@
 import { AppError } from "@rpcpulse/config";
-import { findListableEndpoint, findOrgNodeName, insertStatusComponent, listProducerStatuses } from "@rpcpulse/db";
+import { findListableEndpoint, findOrgNodeName, insertStatusComponent } from "@rpcpulse/db/status";
+import { listProducerStatuses } from "@rpcpulse/db/producers";
 import { requireRole, type ServiceContext } from "../../context.js";
 import { requireUuid } from "../ids.js";
 import { findOrgConsensusNode } from "../consensus-components.js";

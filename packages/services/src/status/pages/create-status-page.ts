@@ -1,5 +1,5 @@
 import { AppError } from "@rpcpulse/config";
-import { insertStatusPage } from "@rpcpulse/db";
+import { insertStatusPage } from "@rpcpulse/db/status";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../../context.js";
 import { invalidateStatusSnapshots } from "../snapshot-cache.js";
 import { PageInput, isUniqueViolation } from "./status-page-input.js";

@@ -1,5 +1,5 @@
 import { AppError } from "@rpcpulse/config";
-import { deletePageSubscriber } from "@rpcpulse/db";
+import { deletePageSubscriber } from "@rpcpulse/db/status";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../../context.js";
 import { requireUuid } from "../ids.js";
 

@@ -1,5 +1,5 @@
 import { AppError } from "@rpcpulse/config";
-import { findOrgStatusPage, type StatusPageTree } from "@rpcpulse/db";
+import { findOrgStatusPage, type StatusPageTree } from "@rpcpulse/db/status";
 import { type ServiceContext, type ServiceDeps } from "../../context.js";
 import { Uuid } from "./status-page-input.js";
 

@@ -1,4 +1,7 @@
-import { listListableEndpoints, listOrganizationNodeRows, listProducerStatuses, type SqlClient } from "@rpcpulse/db";
+import { listListableEndpoints } from "@rpcpulse/db/status";
+import { listOrganizationNodeRows } from "@rpcpulse/db/fleet";
+import { listProducerStatuses } from "@rpcpulse/db/producers";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { findNetwork } from "@rpcpulse/domain";
 import { type ServiceContext, type ServiceDeps } from "../../context.js";
 import { listConsensusCandidates } from "../consensus-components.js";

@@ -1,4 +1,4 @@
-import { listOrgStatusPages } from "@rpcpulse/db";
+import { listOrgStatusPages } from "@rpcpulse/db/status";
 import { type ServiceContext, type ServiceDeps } from "../../context.js";
 
 export async function listStatusPages(deps: ServiceDeps, ctx: ServiceContext) {

@@ -1,4 +1,4 @@
-import { listPageSubscribers } from "@rpcpulse/db";
+import { listPageSubscribers } from "@rpcpulse/db/status";
 import { type ServiceContext, type ServiceDeps } from "../../context.js";
 import { requireUuid } from "../ids.js";
 

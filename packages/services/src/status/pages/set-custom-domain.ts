@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { AppError } from "@rpcpulse/config";
-import { setStatusPageDomain } from "@rpcpulse/db";
+import { setStatusPageDomain } from "@rpcpulse/db/status";
 import { z } from "zod";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../../context.js";
 import { requireUuid } from "../ids.js";

@@ -1,4 +1,4 @@
-import { type SqlClient } from "@rpcpulse/db";
+import { type SqlClient } from "@rpcpulse/db/sql";
 import { z } from "zod";
 import { type ServiceDeps } from "../../context.js";
 

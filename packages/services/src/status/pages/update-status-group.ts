@@ -1,5 +1,5 @@
 import { AppError } from "@rpcpulse/config";
-import { moveStatusGroup, renameStatusGroup } from "@rpcpulse/db";
+import { moveStatusGroup, renameStatusGroup } from "@rpcpulse/db/status";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../../context.js";
 import { requireUuid } from "../ids.js";
 import { parseFields } from "../parse-fields.js";

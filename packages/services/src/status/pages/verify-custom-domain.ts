@@ -1,6 +1,6 @@
 import { resolveTxt } from "node:dns/promises";
 import { AppError } from "@rpcpulse/config";
-import { markStatusPageDomainVerified } from "@rpcpulse/db";
+import { markStatusPageDomainVerified } from "@rpcpulse/db/status";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../../context.js";
 import { invalidateStatusSnapshots } from "../snapshot-cache.js";
 import { isUniqueViolation } from "./status-page-input.js";

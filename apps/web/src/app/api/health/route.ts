@@ -1,4 +1,4 @@
-import { getHealth, isHealthServing } from "@rpcpulse/services";
+import { getHealth, isHealthServing } from "@rpcpulse/services/platform";
 import { pingRedis } from "@rpcpulse/queue";
 import { getRuntime } from "@/server/runtime.js";
 

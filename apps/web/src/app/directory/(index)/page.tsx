@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { listDirectoryChains } from "@rpcpulse/services";
+import { listDirectoryChains } from "@rpcpulse/services/directory";
 import { formatAgo } from "@/lib/format.js";
 import { getRuntime } from "@/server/runtime.js";
 import { Time } from "@/components/time.js";

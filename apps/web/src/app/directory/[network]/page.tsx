@@ -2,7 +2,12 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { isAppError } from "@rpcpulse/config";
-import { DIRECTORY_CAPABILITIES, DirectoryWindow, listDirectoryChains, listRankedEndpoints } from "@rpcpulse/services";
+import {
+  DIRECTORY_CAPABILITIES,
+  DirectoryWindow,
+  listDirectoryChains,
+  listRankedEndpoints,
+} from "@rpcpulse/services/directory";
 import { CopyButtons } from "@/features/directory/copy-buttons.js";
 
 import { loadRegionLatency, toRankedRows } from "@/features/directory/ranked-rows.js";

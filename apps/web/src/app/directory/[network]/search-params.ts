@@ -1,4 +1,4 @@
-import { DirectoryCapability, DirectoryWindow } from "@rpcpulse/services";
+import { DirectoryCapability, DirectoryWindow } from "@rpcpulse/services/directory";
 import { z } from "zod";
 import { RANKED_SORT_KEYS } from "@/features/directory/view-model.js";
 

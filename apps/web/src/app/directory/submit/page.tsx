@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { CHAINS, NETWORKS } from "@rpcpulse/domain";
-import { ACTIVATE_AFTER_OK, SUBMISSIONS_PER_HOUR } from "@rpcpulse/services";
+import { ACTIVATE_AFTER_OK, SUBMISSIONS_PER_HOUR } from "@rpcpulse/services/directory";
 import { SubmitEndpointForm } from "@/features/directory/submit-form.js";
 import { getCurrentSession } from "@/server/session.js";
 

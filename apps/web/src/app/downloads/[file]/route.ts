@@ -1,5 +1,5 @@
 import { getEnv } from "@/env.js";
-import { resolveDownloadsDir, serveDownload } from "@/features/agent-downloads/agent-downloads.js";
+import { resolveDownloadsDir, serveDownload } from "@/features/fleet/agent-downloads.js";
 
 export const dynamic = "force-dynamic";
 

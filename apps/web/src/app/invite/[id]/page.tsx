@@ -4,7 +4,7 @@ import Link from "next/link";
 import { describeInvitationLink, getInvitation, type InvitationLinkState } from "@rpcpulse/auth";
 import { isAppError } from "@rpcpulse/config";
 import { PublicHeader } from "@/components/public-header.js";
-import { ResendVerificationForm } from "@/features/accounts/recovery-forms.js";
+import { ResendVerificationForm } from "@/features/orgs/accounts/recovery-forms.js";
 import { AcceptInvitationForm } from "@/features/orgs/accept-invitation-form.js";
 import { getRuntime } from "@/server/runtime.js";
 import { getCurrentSession, getRequestHeaders } from "@/server/session.js";

@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { PublicHeader } from "@/components/public-header.js";
-import { safeNext } from "@/features/accounts/safe-next.js";
-import { TwoFactorSignInForms } from "@/features/accounts/two-factor-forms.js";
+import { safeNext } from "@/features/orgs/accounts/safe-next.js";
+import { TwoFactorSignInForms } from "@/features/orgs/accounts/two-factor-forms.js";
 import { getCurrentSession } from "@/server/session.js";
 
 export const metadata: Metadata = { title: "Two-factor sign-in" };

@@ -1,4 +1,4 @@
-import { ErrorResponse } from "@rpcpulse/services";
+import { ErrorResponse } from "@rpcpulse/services/directory";
 import { z } from "zod";
 import type { Access, Operation } from "./org-operation.js";
 import { ORG_ADMIN_OPERATIONS } from "./org-operations-admin.js";

@@ -1,11 +1,6 @@
-import {
-  ChangeSuggestionInput,
-  CreateApiKeyInput,
-  IncidentInput,
-  IncidentUpdateInput,
-  MaintenanceInput,
-  PageInput,
-} from "@rpcpulse/services";
+import { ChangeSuggestionInput } from "@rpcpulse/services/advisor";
+import { CreateApiKeyInput } from "@rpcpulse/services/orgs";
+import { IncidentInput, IncidentUpdateInput, MaintenanceInput, PageInput } from "@rpcpulse/services/status";
 import { z } from "zod";
 import type { Operation } from "./org-operation.js";
 

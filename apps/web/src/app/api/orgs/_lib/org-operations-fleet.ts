@@ -1,4 +1,6 @@
-import { AlertRuleInput, NodeInput, NodePatchInput, RegisterProducerInput } from "@rpcpulse/services";
+import { AlertRuleInput } from "@rpcpulse/services/alerting";
+import { NodeInput, NodePatchInput } from "@rpcpulse/services/fleet";
+import { RegisterProducerInput } from "@rpcpulse/services/producers";
 import { z } from "zod";
 import type { Operation } from "./org-operation.js";
 

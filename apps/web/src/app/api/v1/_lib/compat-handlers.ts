@@ -4,7 +4,7 @@ import {
   type ErpcUpstreamsResponse,
   listChainlistRpcs,
   listErpcUpstreams,
-} from "@rpcpulse/services";
+} from "@rpcpulse/services/directory";
 import type { DirectoryApiDeps } from "./handlers.js";
 
 /** The directory in the shapes other tools read: query parsed with zod, one service call each. */

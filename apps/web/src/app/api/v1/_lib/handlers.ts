@@ -1,4 +1,4 @@
-import type { SqlClient } from "@rpcpulse/db";
+import type { SqlClient } from "@rpcpulse/db/sql";
 import {
   type BeaconResponse,
   DirectoryCapability,
@@ -9,7 +9,7 @@ import {
   listDirectoryChains,
   listRankedEndpoints,
   type RankedListResponse,
-} from "@rpcpulse/services";
+} from "@rpcpulse/services/directory";
 import { z } from "zod";
 
 /** Query of GET /api/v1/chains/{network}/endpoints (unknown parameters are ignored). */

@@ -10,7 +10,7 @@ import {
   RankedListResponse,
   SubmitEndpointInput,
   SubmitEndpointResponse,
-} from "@rpcpulse/services";
+} from "@rpcpulse/services/directory";
 import { SCORING } from "@rpcpulse/prober";
 import { z } from "zod";
 

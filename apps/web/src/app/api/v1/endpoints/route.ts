@@ -1,4 +1,4 @@
-import { submitEndpoint, SubmitEndpointInput } from "@rpcpulse/services";
+import { submitEndpoint, SubmitEndpointInput } from "@rpcpulse/services/directory";
 import { assertSameOrigin, readJsonBody, requireApiSession } from "@/server/http.js";
 import { getRuntime } from "@/server/runtime.js";
 import { directoryDeps } from "../_lib/runtime-deps.js";

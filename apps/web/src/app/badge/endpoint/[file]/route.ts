@@ -1,5 +1,5 @@
 import { isAppError } from "@rpcpulse/config";
-import { getEndpointDetail } from "@rpcpulse/services";
+import { getEndpointDetail } from "@rpcpulse/services/directory";
 import { badgeFor, parseBadgeMetric } from "@/features/directory/badge-metric.js";
 import { factsFromDetail } from "@/features/directory/badge-facts.js";
 import { BADGE_COLORS, renderBadgeSvg, type BadgeSpec } from "@/features/directory/badge-svg.js";

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getEndpointDiagnostics, getEndpointHistory, HistoryRange } from "@rpcpulse/services";
+import { getEndpointDiagnostics, getEndpointHistory, HistoryRange } from "@rpcpulse/services/directory";
 import { BadgeEmbeds } from "@/features/directory/badge-embeds.js";
 import { uptime24h } from "@/features/directory/badge-facts.js";
 import { CapabilityTable } from "@/features/directory/capability-table.js";

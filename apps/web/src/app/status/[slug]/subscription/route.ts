@@ -1,5 +1,5 @@
 import { AppError, isAppError } from "@rpcpulse/config";
-import { subscribeToStatusPage } from "@rpcpulse/services";
+import { subscribeToStatusPage } from "@rpcpulse/services/status";
 import { z } from "zod";
 import { clientKeyOf } from "@/features/status/client-key.js";
 import { basePathFor } from "@/features/status/page-lookup.js";

@@ -1,5 +1,5 @@
-import { getAlertsOverview } from "@rpcpulse/services";
-import { getAlertingDeps } from "@/features/alerts/alerts-deps.js";
+import { getAlertsOverview } from "@rpcpulse/services/alerting";
+import { getAlertingDeps } from "@/features/alerting/alerts-deps.js";
 import { requireApiOrgContext, withRoute } from "@/server/http.js";
 
 export const dynamic = "force-dynamic";

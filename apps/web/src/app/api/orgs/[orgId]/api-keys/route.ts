@@ -1,4 +1,4 @@
-import { createApiKey, listApiKeys } from "@rpcpulse/services";
+import { createApiKey, listApiKeys } from "@rpcpulse/services/orgs";
 import { z } from "zod";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
 import { getRuntime } from "@/server/runtime.js";

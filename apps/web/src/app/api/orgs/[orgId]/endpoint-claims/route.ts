@@ -1,6 +1,6 @@
-import { claimEndpoint, listEndpointClaims } from "@rpcpulse/services";
+import { claimEndpoint, listEndpointClaims } from "@rpcpulse/services/directory";
 import { z } from "zod";
-import { getClaimDeps } from "@/features/claims/claim-deps.js";
+import { getClaimDeps } from "@/features/directory/claims/claim-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
 
 export const dynamic = "force-dynamic";

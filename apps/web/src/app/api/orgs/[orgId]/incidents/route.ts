@@ -1,4 +1,4 @@
-import { listIncidents } from "@rpcpulse/services";
+import { listIncidents } from "@rpcpulse/services/status";
 import { getStatusReadDeps } from "@/features/status/status-deps.js";
 import { requireApiOrgContext, withRoute } from "@/server/http.js";
 

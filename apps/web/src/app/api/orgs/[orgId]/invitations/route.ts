@@ -1,5 +1,6 @@
 import { inviteMember } from "@rpcpulse/auth";
-import { listPendingInvitations, requireRole } from "@rpcpulse/services";
+import { listPendingInvitations } from "@rpcpulse/services/orgs";
+import { requireRole } from "@rpcpulse/services/context";
 import { z } from "zod";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
 import { getRuntime } from "@/server/runtime.js";

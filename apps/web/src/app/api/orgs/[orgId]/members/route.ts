@@ -1,4 +1,4 @@
-import { listOrganizationMembers } from "@rpcpulse/services";
+import { listOrganizationMembers } from "@rpcpulse/services/orgs";
 import { requireApiOrgContext, withRoute } from "@/server/http.js";
 import { getRuntime } from "@/server/runtime.js";
 

@@ -1,4 +1,4 @@
-import { enrollNode, listOrganizationNodes } from "@rpcpulse/services";
+import { enrollNode, listOrganizationNodes } from "@rpcpulse/services/fleet";
 import { z } from "zod";
 import { getFleetDeps } from "@/features/fleet/fleet-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";

@@ -1,4 +1,4 @@
-import { listProducerViews, listValidatorViews, registerProducer } from "@rpcpulse/services";
+import { listProducerViews, listValidatorViews, registerProducer } from "@rpcpulse/services/producers";
 import { z } from "zod";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
 import { getRuntime } from "@/server/runtime.js";

@@ -1,4 +1,4 @@
-import { listSuggestions } from "@rpcpulse/services";
+import { listSuggestions } from "@rpcpulse/services/advisor";
 import { z } from "zod";
 import { requireApiOrgContext, withRoute } from "@/server/http.js";
 import { getRuntime } from "@/server/runtime.js";

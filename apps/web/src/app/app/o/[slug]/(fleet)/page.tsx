@@ -1,13 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import {
-  getFleetOverview,
-  hasRole,
-  listFleetConsensusClients,
-  listProducerViews,
-  listValidatorViews,
-  NODE_STATUSES,
-} from "@rpcpulse/services";
+import { getFleetOverview, listFleetConsensusClients, NODE_STATUSES } from "@rpcpulse/services/fleet";
+import { hasRole } from "@rpcpulse/services/context";
+import { listProducerViews, listValidatorViews } from "@rpcpulse/services/producers";
 import { AppShell } from "@/components/app-shell.js";
 import { AutoRefresh } from "@/features/fleet/auto-refresh.js";
 import { FleetTable, fleetHref } from "@/features/fleet/fleet-table.js";

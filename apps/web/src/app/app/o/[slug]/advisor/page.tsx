@@ -1,5 +1,7 @@
 import type { Metadata } from "next";
-import { hasRole, listOrganizationNodes, listSuggestions } from "@rpcpulse/services";
+import { hasRole } from "@rpcpulse/services/context";
+import { listOrganizationNodes } from "@rpcpulse/services/fleet";
+import { listSuggestions } from "@rpcpulse/services/advisor";
 import { z } from "zod";
 import { AppShell } from "@/components/app-shell.js";
 import { SEVERITY_ORDER } from "@/features/advisor/format.js";

@@ -1,24 +1,24 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getAlertsOverview, RULE_TYPES, resolveThresholds, type AlertRuleType } from "@rpcpulse/services";
+import { getAlertsOverview, RULE_TYPES, resolveThresholds, type AlertRuleType } from "@rpcpulse/services/alerting";
 import { AppShell } from "@/components/app-shell.js";
-import { ActionButton } from "@/features/alerts/action-button.js";
-import { DataTable, NameCell } from "@/features/alerts/data-table.js";
+import { ActionButton } from "@/features/alerting/action-button.js";
+import { DataTable, NameCell } from "@/features/alerting/data-table.js";
 import {
   deleteChannelAction,
   deleteRuleAction,
   testChannelAction,
   toggleChannelAction,
   toggleRuleAction,
-} from "@/features/alerts/actions.js";
-import { ActiveAlertsTable, alertsUrlState, DeliveryLog } from "@/features/alerts/alert-tables.js";
-import { ChannelForm } from "@/features/alerts/channel-form.js";
-import { EventsChart } from "@/features/alerts/events-chart.js";
-import { RuleForm, type RuleFormValues, type RuleTypeOption } from "@/features/alerts/rule-form.js";
+} from "@/features/alerting/actions.js";
+import { ActiveAlertsTable, alertsUrlState, DeliveryLog } from "@/features/alerting/alert-tables.js";
+import { ChannelForm } from "@/features/alerting/channel-form.js";
+import { EventsChart } from "@/features/alerting/events-chart.js";
+import { RuleForm, type RuleFormValues, type RuleTypeOption } from "@/features/alerting/rule-form.js";
 import { getUserOrganizations } from "@/server/org-pages.js";
 import { getRuntime } from "@/server/runtime.js";
 import { requireOrgContext } from "@/server/session.js";
-import "@/features/alerts/alerts.css";
+import "@/features/alerting/alerts.css";
 
 export const metadata: Metadata = { title: "Alerts" };
 export const dynamic = "force-dynamic";

@@ -1,14 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { hasRole, listEndpointClaims } from "@rpcpulse/services";
+import { hasRole } from "@rpcpulse/services/context";
+import { listEndpointClaims } from "@rpcpulse/services/directory";
 import { AppShell } from "@/components/app-shell.js";
 import { Time } from "@/components/time.js";
-import { getClaimDeps } from "@/features/claims/claim-deps.js";
-import { ClaimEndpointForm, VerifyClaimButtons, WithdrawClaimButton } from "@/features/claims/claim-forms.js";
+import { getClaimDeps } from "@/features/directory/claims/claim-deps.js";
+import { ClaimEndpointForm, VerifyClaimButtons, WithdrawClaimButton } from "@/features/directory/claims/claim-forms.js";
 import { CopyField } from "@/features/fleet/copy-field.js";
 import { getUserOrganizations } from "@/server/org-pages.js";
 import { requireOrgContext } from "@/server/session.js";
-import "@/features/claims/claims.css";
+import "@/features/directory/claims/claims.css";
 
 export const metadata: Metadata = { title: "Endpoint claims" };
 export const dynamic = "force-dynamic";

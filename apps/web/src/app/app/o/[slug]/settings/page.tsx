@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
-import { hasRole, listOrganizationMembers, listPendingInvitations } from "@rpcpulse/services";
+import { hasRole } from "@rpcpulse/services/context";
+import { listOrganizationMembers, listPendingInvitations } from "@rpcpulse/services/orgs";
 import { AppShell } from "@/components/app-shell.js";
 import { ACTIONS_COLUMN, DataTable, labelColumns } from "@/components/data-table.js";
 import { Time } from "@/components/time.js";

@@ -1,4 +1,4 @@
-import { confirmStatusSubscription } from "@rpcpulse/services";
+import { confirmStatusSubscription } from "@rpcpulse/services/status";
 import { lookupFromParam } from "@/features/status/page-lookup.js";
 import { getStatusReadDeps } from "@/features/status/status-deps.js";
 

@@ -1,4 +1,4 @@
-import { unsubscribeFromStatusPage } from "@rpcpulse/services";
+import { unsubscribeFromStatusPage } from "@rpcpulse/services/status";
 import { escapeXml } from "@/features/directory/badge-svg.js";
 import { lookupFromParam } from "@/features/status/page-lookup.js";
 import { getStatusReadDeps } from "@/features/status/status-deps.js";

@@ -1,6 +1,6 @@
-import { deleteAlertChannel, setAlertChannelEnabled } from "@rpcpulse/services";
+import { deleteAlertChannel, setAlertChannelEnabled } from "@rpcpulse/services/alerting";
 import { z } from "zod";
-import { getAlertingDeps } from "@/features/alerts/alerts-deps.js";
+import { getAlertingDeps } from "@/features/alerting/alerts-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
 
 export const dynamic = "force-dynamic";

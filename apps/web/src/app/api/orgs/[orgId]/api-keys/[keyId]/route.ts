@@ -1,4 +1,4 @@
-import { revokeApiKey } from "@rpcpulse/services";
+import { revokeApiKey } from "@rpcpulse/services/orgs";
 import { requireApiOrgContext, withRoute } from "@/server/http.js";
 import { getRuntime } from "@/server/runtime.js";
 

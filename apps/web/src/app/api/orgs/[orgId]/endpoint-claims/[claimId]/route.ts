@@ -1,6 +1,6 @@
-import { CLAIM_PROOF_METHODS, verifyEndpointClaim, withdrawEndpointClaim } from "@rpcpulse/services";
+import { CLAIM_PROOF_METHODS, verifyEndpointClaim, withdrawEndpointClaim } from "@rpcpulse/services/directory";
 import { z } from "zod";
-import { getClaimDeps } from "@/features/claims/claim-deps.js";
+import { getClaimDeps } from "@/features/directory/claims/claim-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { updateIncident, getIncident, deleteIncident } from "@rpcpulse/services";
+import { updateIncident, getIncident, deleteIncident } from "@rpcpulse/services/status";
 import { z } from "zod";
 import { getStatusReadDeps } from "@/features/status/status-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";

@@ -1,5 +1,6 @@
 import { removeMember, updateMemberRole } from "@rpcpulse/auth";
-import { getOrganizationMember, requireRole } from "@rpcpulse/services";
+import { getOrganizationMember } from "@rpcpulse/services/orgs";
+import { requireRole } from "@rpcpulse/services/context";
 import { z } from "zod";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
 import { getRuntime } from "@/server/runtime.js";

@@ -1,4 +1,4 @@
-import { deleteProducer } from "@rpcpulse/services";
+import { deleteProducer } from "@rpcpulse/services/producers";
 import { requireApiOrgContext, withRoute } from "@/server/http.js";
 import { getRuntime } from "@/server/runtime.js";
 

@@ -1,4 +1,4 @@
-import { updateStatusPage, getStatusPageForAdmin, deleteStatusPage } from "@rpcpulse/services";
+import { updateStatusPage, getStatusPageForAdmin, deleteStatusPage } from "@rpcpulse/services/status";
 import { z } from "zod";
 import { getStatusReadDeps } from "@/features/status/status-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";

@@ -1,4 +1,4 @@
-import { updateSuggestionState, SUGGESTION_ACTIONS } from "@rpcpulse/services";
+import { updateSuggestionState, SUGGESTION_ACTIONS } from "@rpcpulse/services/advisor";
 import { z } from "zod";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";
 import { getRuntime } from "@/server/runtime.js";

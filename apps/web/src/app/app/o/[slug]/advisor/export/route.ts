@@ -1,5 +1,6 @@
 import { AppError } from "@rpcpulse/config";
-import { exportSuggestionsScript, resolveServiceContext } from "@rpcpulse/services";
+import { exportSuggestionsScript } from "@rpcpulse/services/advisor";
+import { resolveServiceContext } from "@rpcpulse/services/context";
 import { errorResponse, requireApiSession } from "@/server/http.js";
 import { getRuntime } from "@/server/runtime.js";
 

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { notFound } from "next/navigation";
 import { isAppError } from "@rpcpulse/config";
-import { getNode } from "@rpcpulse/services";
+import { getNode } from "@rpcpulse/services/fleet";
 import { getRuntime } from "@/server/runtime.js";
 import { requireOrgContext } from "@/server/session.js";
 

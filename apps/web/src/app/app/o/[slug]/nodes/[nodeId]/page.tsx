@@ -5,12 +5,12 @@ import { isAppError } from "@rpcpulse/config";
 import {
   getNodeConsensusClient,
   getNodeMetrics,
-  hasRole,
   listAgentTokens,
   METRIC_RANGES,
   MetricRange,
   getNode,
-} from "@rpcpulse/services";
+} from "@rpcpulse/services/fleet";
+import { hasRole } from "@rpcpulse/services/context";
 import { AppShell } from "@/components/app-shell.js";
 import { ACTIONS_COLUMN, DataTable, labelColumns } from "@/components/data-table.js";
 import { NodeLive } from "@/features/fleet/node-live.js";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
-import { hasRole } from "@rpcpulse/services";
+import { hasRole } from "@rpcpulse/services/context";
 import { AppShell } from "@/components/app-shell.js";
 import { EnrollForm } from "@/features/fleet/enroll-form.js";
 import { getUserOrganizations } from "@/server/org-pages.js";

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { hasRole, listStatusPages } from "@rpcpulse/services";
+import { hasRole } from "@rpcpulse/services/context";
+import { listStatusPages } from "@rpcpulse/services/status";
 import { AppShell } from "@/components/app-shell.js";
 import { DataTable, labelColumns } from "@/components/data-table.js";
 import { Field } from "@/components/field.js";

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { notFound } from "next/navigation";
 import { isAppError } from "@rpcpulse/config";
-import { getStatusPageForAdmin } from "@rpcpulse/services";
+import { getStatusPageForAdmin } from "@rpcpulse/services/status";
 import { getStatusReadDeps } from "@/features/status/status-deps.js";
 import { requireOrgContext } from "@/server/session.js";
 

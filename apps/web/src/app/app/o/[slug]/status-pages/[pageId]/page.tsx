@@ -2,12 +2,12 @@ import type { Metadata } from "next";
 import { isAppError } from "@rpcpulse/config";
 import {
   getStatusPageForAdmin,
-  hasRole,
   listComponentCandidates,
   listIncidents,
   listMaintenance,
   listSubscribers,
-} from "@rpcpulse/services";
+} from "@rpcpulse/services/status";
+import { hasRole } from "@rpcpulse/services/context";
 import { notFound } from "next/navigation";
 import { AppShell } from "@/components/app-shell.js";
 import { ActionForm } from "@/features/status/action-form.js";

@@ -1,5 +1,5 @@
-import { testAlertChannel } from "@rpcpulse/services";
-import { getAlertingDeps } from "@/features/alerts/alerts-deps.js";
+import { testAlertChannel } from "@rpcpulse/services/alerting";
+import { getAlertingDeps } from "@/features/alerting/alerts-deps.js";
 import { getRuntime } from "@/server/runtime.js";
 import { requireApiOrgContext, withRoute } from "@/server/http.js";
 

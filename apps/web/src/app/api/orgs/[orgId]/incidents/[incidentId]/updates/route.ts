@@ -1,4 +1,4 @@
-import { createIncidentUpdate } from "@rpcpulse/services";
+import { createIncidentUpdate } from "@rpcpulse/services/status";
 import { z } from "zod";
 import { getStatusIncidentDeps } from "@/features/status/status-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";

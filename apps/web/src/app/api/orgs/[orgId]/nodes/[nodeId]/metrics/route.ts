@@ -1,4 +1,4 @@
-import { getNodeMetrics } from "@rpcpulse/services";
+import { getNodeMetrics } from "@rpcpulse/services/fleet";
 import { getFleetDeps } from "@/features/fleet/fleet-deps.js";
 import { requireApiOrgContext, withRoute } from "@/server/http.js";
 

@@ -1,4 +1,4 @@
-import { createStatusComponent } from "@rpcpulse/services";
+import { createStatusComponent } from "@rpcpulse/services/status";
 import { z } from "zod";
 import { getStatusReadDeps } from "@/features/status/status-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";

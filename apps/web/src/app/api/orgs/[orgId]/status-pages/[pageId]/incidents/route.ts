@@ -1,4 +1,4 @@
-import { createIncident } from "@rpcpulse/services";
+import { createIncident } from "@rpcpulse/services/status";
 import { z } from "zod";
 import { getStatusIncidentDeps } from "@/features/status/status-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";

@@ -1,4 +1,5 @@
-import { getNodeMetrics, resolveServiceContext } from "@rpcpulse/services";
+import { getNodeMetrics } from "@rpcpulse/services/fleet";
+import { resolveServiceContext } from "@rpcpulse/services/context";
 import { requireApiSession, withRoute } from "@/server/http.js";
 import { getRuntime } from "@/server/runtime.js";
 

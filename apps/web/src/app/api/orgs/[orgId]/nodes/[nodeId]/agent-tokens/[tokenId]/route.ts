@@ -1,4 +1,4 @@
-import { revokeAgentTokenOfNode } from "@rpcpulse/services";
+import { revokeAgentTokenOfNode } from "@rpcpulse/services/fleet";
 import { getFleetDeps } from "@/features/fleet/fleet-deps.js";
 import { requireApiOrgContext, withRoute } from "@/server/http.js";
 

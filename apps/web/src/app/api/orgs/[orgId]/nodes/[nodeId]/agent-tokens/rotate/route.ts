@@ -1,4 +1,4 @@
-import { rotateAgentToken } from "@rpcpulse/services";
+import { rotateAgentToken } from "@rpcpulse/services/fleet";
 import { z } from "zod";
 import { getFleetDeps } from "@/features/fleet/fleet-deps.js";
 import { readJsonBody, requireApiOrgContext, withRoute } from "@/server/http.js";

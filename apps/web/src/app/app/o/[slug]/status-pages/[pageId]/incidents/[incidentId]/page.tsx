@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { isAppError } from "@rpcpulse/config";
-import { getIncident, getStatusPageForAdmin, hasRole } from "@rpcpulse/services";
+import { getIncident, getStatusPageForAdmin } from "@rpcpulse/services/status";
+import { hasRole } from "@rpcpulse/services/context";
 import { notFound } from "next/navigation";
 import { AppShell } from "@/components/app-shell.js";
 import { Field } from "@/components/field.js";

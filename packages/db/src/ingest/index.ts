@@ -1,0 +1,2 @@
+export * from "./ingest-flush.js";
+export * from "./network-heads.js";
