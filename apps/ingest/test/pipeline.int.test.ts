@@ -11,7 +11,7 @@ import { after, before, describe, it } from "node:test";
 import { Writable } from "node:stream";
 import { createLogger } from "@rpcpulse/config";
 import { quoteIdent } from "@rpcpulse/db/migrate";
-import { connectSqlSession, createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { connectSqlSession, createTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, getQueue, publishAgentTokenChange, type Redis } from "@rpcpulse/queue";
 import { revokeAgentToken } from "@rpcpulse/services/fleet";
 import { parseIngestEnv } from "../src/env.js";
@@ -22,16 +22,6 @@ import { postBatch } from "./support/http.js";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
 
 const workerDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../worker");
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** Seeded PRNG so the fault pattern is the same on every run. */
 function lcg(seed: number): () => number {

@@ -14,7 +14,7 @@ import { Writable } from "node:stream";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
 import { createLogger } from "@rpcpulse/config";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, getQueue, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, freePort, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
 import { parseIngestEnv } from "../src/env.js";
@@ -27,16 +27,6 @@ import { ThrowawayPostgres } from "./support/throwaway-postgres.js";
 const workerDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../worker");
 const OUTAGE_MS = 8_000;
 const SAMPLES = 6;
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe("PostgreSQL down longer than the whole retry schedule (own cluster, real worker)", () => {
   let server: ThrowawayPostgres;
@@ -128,10 +118,13 @@ describe("PostgreSQL down longer than the whole retry schedule (own cluster, rea
         }),
       );
     assert.equal((await postBatch(ingest.port, { token, body: batch(firstInstall, 1, 0) })).status, 202);
-    await waitFor("the first batch stored", async () =>
-      (await count("SELECT count(*) AS n FROM node_samples WHERE node_id = $1", [node.nodeId])) === SAMPLES
-        ? true
-        : undefined,
+    await waitFor(
+      "the first batch stored",
+      async () =>
+        (await count("SELECT count(*) AS n FROM node_samples WHERE node_id = $1", [node.nodeId])) === SAMPLES
+          ? true
+          : undefined,
+      30_000,
     );
 
     const queue = getQueue("ingest", { connection: redis, prefix });

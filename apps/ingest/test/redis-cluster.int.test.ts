@@ -11,7 +11,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { Writable } from "node:stream";
 import { createLogger } from "@rpcpulse/config";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { bullQueueName, closeQueues, createRedisClient, getQueue, type RedisConnection } from "@rpcpulse/queue";
 import { PrivateRedisCluster, deleteKeys, uniquePrefix } from "@rpcpulse/queue/testing";
 import { parseIngestEnv } from "../src/env.js";
@@ -21,16 +21,6 @@ import { issueToken, seedNode, type SeededNode } from "./support/fleet.js";
 import { postBatch } from "./support/http.js";
 
 const workerDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../worker");
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 40_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 /** What rpcpulse-agent does per batch: retry 5xx, 429 and network errors with backoff, never other 4xx. */
 async function pushLikeAgent(port: number, token: string, body: Buffer): Promise<number> {
@@ -168,13 +158,17 @@ describe("ingest → worker → PostgreSQL on a real Redis Cluster, across a mas
 
     const expected = batchesPerNode * samplesPerBatch;
     for (const node of nodes) {
-      await waitFor(`${expected} samples of ${node.nodeId}\n${workerLog}`, async () => {
-        const { rows } = await db.pool.query<{ n: string }>(
-          "SELECT count(*) AS n FROM node_samples WHERE node_id = $1",
-          [node.nodeId],
-        );
-        return Number(rows[0]?.n) === expected ? true : undefined;
-      });
+      await waitFor(
+        `${expected} samples of ${node.nodeId}\n${workerLog}`,
+        async () => {
+          const { rows } = await db.pool.query<{ n: string }>(
+            "SELECT count(*) AS n FROM node_samples WHERE node_id = $1",
+            [node.nodeId],
+          );
+          return Number(rows[0]?.n) === expected ? true : undefined;
+        },
+        40_000,
+      );
     }
     const counts = await getQueue("ingest", { connection: redis, prefix }).getJobCounts(
       "completed",

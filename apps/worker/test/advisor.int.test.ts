@@ -5,21 +5,11 @@ import { after, before, describe, it } from "node:test";
 import { Writable } from "node:stream";
 import { createLogger } from "@rpcpulse/config";
 import { insertNodeSamples, insertRemoteIps } from "@rpcpulse/db/fleet";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, getQueue, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
 import { parseWorkerEnv } from "../src/env.js";
 import { startWorker, type RunningWorker } from "../src/start-worker.js";
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 20_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 function captureLogger() {
   const lines: Record<string, unknown>[] = [];
@@ -102,24 +92,34 @@ describe("advisor job in the worker (PostgreSQL + Redis)", () => {
     });
     worker = await startWorker(env, captured.log);
     assert.ok(worker.queues.includes("advisor"));
-    const schedulers = await waitFor("the advisor scheduler", async () => {
-      const list = await getQueue("advisor", { connection: redis, prefix }).getJobSchedulers();
-      return list.length > 0 ? list : undefined;
-    });
+    const schedulers = await waitFor(
+      "the advisor scheduler",
+      async () => {
+        const list = await getQueue("advisor", { connection: redis, prefix }).getJobSchedulers();
+        return list.length > 0 ? list : undefined;
+      },
+      20_000,
+    );
     assert.deepEqual(
       schedulers.map((s) => [s.key, Number(s.every)]),
       [["advisor-sweep", 1_000]],
     );
-    const suggestion = await waitFor("the flood suggestion", () =>
-      db.prisma.suggestion.findFirst({ where: { nodeId: nodes.flooded } }).then((r) => r ?? undefined),
+    const suggestion = await waitFor(
+      "the flood suggestion",
+      () => db.prisma.suggestion.findFirst({ where: { nodeId: nodes.flooded } }).then((r) => r ?? undefined),
+      20_000,
     );
     assert.equal(suggestion.ruleId, "connection-flood");
     assert.equal(suggestion.state, "open");
     assert.equal(suggestion.organizationId, "org-w");
-    const cursors = await waitFor("cursors of both nodes with samples", async () => {
-      const rows = await db.prisma.advisorNodeCursor.findMany();
-      return rows.length === 2 ? rows : undefined;
-    });
+    const cursors = await waitFor(
+      "cursors of both nodes with samples",
+      async () => {
+        const rows = await db.prisma.advisorNodeCursor.findMany();
+        return rows.length === 2 ? rows : undefined;
+      },
+      20_000,
+    );
     // The node without samples is never evaluated; the calm one has nothing to say.
     assert.ok(!cursors.some((c) => c.nodeId === nodes.idle));
     assert.equal(await db.prisma.suggestion.count({ where: { nodeId: nodes.calm } }), 0);

@@ -18,7 +18,7 @@ import { gunzipSync } from "node:zlib";
 import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
 import { listBeaconSeries, listNodeBeaconLatest, writeBeaconSamples } from "@rpcpulse/db/fleet";
-import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { agentBatchSchema } from "@rpcpulse/domain";
 import { startHttpReceiver } from "@rpcpulse/notify/testing";
 import { closeQueues, createRedisConnection, type Redis } from "@rpcpulse/queue";
@@ -40,16 +40,6 @@ import { freePort } from "./support/hardhat.js";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const ORG = "org-beacon";
 const SECRETS = "beacon-test-secrets-key-0123456789abcdef";
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 45_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 function spawnLogged(name: string, args: string[], env: Record<string, string>) {
   const child = spawn(process.execPath, ["--import", "tsx", ...args], {
@@ -164,10 +154,14 @@ describe("consensus client: agent → ingest → worker → alert", { timeout: 1
           INGEST_RATE_PER_SECOND: "100",
         }),
       );
-      await waitFor("ingest /healthz", async () => {
-        const res = await fetch(`http://127.0.0.1:${ingestPort}/healthz`).catch(() => null);
-        return res?.ok ? true : undefined;
-      });
+      await waitFor(
+        "ingest /healthz",
+        async () => {
+          const res = await fetch(`http://127.0.0.1:${ingestPort}/healthz`).catch(() => null);
+          return res?.ok ? true : undefined;
+        },
+        45_000,
+      );
       writeFileSync(path.join(dir, "agent.token"), `${token}\n`, { mode: 0o600 });
       const config = {
         family: "ethereum",
@@ -187,10 +181,14 @@ describe("consensus client: agent → ingest → worker → alert", { timeout: 1
       );
 
       // In sync: the beacon head's execution block is this node's head (it drives it).
-      const inSync = await waitFor("an in-sync reading with a comparable own-EL check", async () => {
-        const [b] = await listNodeBeaconLatest(db.pool, [nodeId]);
-        return b && b.ok && b.elCheck === "match" ? b : undefined;
-      });
+      const inSync = await waitFor(
+        "an in-sync reading with a comparable own-EL check",
+        async () => {
+          const [b] = await listNodeBeaconLatest(db.pool, [nodeId]);
+          return b && b.ok && b.elCheck === "match" ? b : undefined;
+        },
+        45_000,
+      );
       assert.ok((inSync.slotsBehind ?? 99) <= 1, `slots behind ${inSync.slotsBehind}`);
       assert.equal(inSync.peers, 80);
       assert.match(inSync.version ?? "", /^Lighthouse\//);
@@ -198,7 +196,7 @@ describe("consensus client: agent → ingest → worker → alert", { timeout: 1
       // The beacon node falls 40 slots behind (control server): the alert fires, naming the slots.
       const res = await fetch(`${sim.controlUrl}/nodes/geth/beacon?lagSlots=40`, { method: "POST" });
       assert.equal(res.status, 200);
-      const delivered = await waitFor("the webhook", async () => hook.requests.find((r) => r.path === "/cl"));
+      const delivered = await waitFor("the webhook", async () => hook.requests.find((r) => r.path === "/cl"), 45_000);
       const text = JSON.stringify(JSON.parse(delivered.body));
       assert.match(text, /consensus client 4\d slots behind the wall clock/);
       assert.match(text, /geth-1/);
@@ -282,19 +280,27 @@ describe("consensus client: the same agent and production steps on TimescaleDB (
           HOME: dir,
         }),
       );
-      const inSync = await waitFor("an in-sync reading", async () => {
-        const [b] = await listNodeBeaconLatest(ts.sql, [nodeId]);
-        return b && b.ok && b.elCheck === "match" ? b : undefined;
-      });
+      const inSync = await waitFor(
+        "an in-sync reading",
+        async () => {
+          const [b] = await listNodeBeaconLatest(ts.sql, [nodeId]);
+          return b && b.ok && b.elCheck === "match" ? b : undefined;
+        },
+        45_000,
+      );
       assert.equal(measureConsensusBehind(inSync, new Date(), { freshMs: 300_000 }).value! <= 1, true);
 
       // Stuck (control server): it falls behind slot by slot, and its execution node stands with it.
       const res = await fetch(`${sim.controlUrl}/nodes/geth/beacon?stall=1&lagSlots=20`, { method: "POST" });
       assert.equal(res.status, 200);
-      const behind = await waitFor("a reading 20 slots behind", async () => {
-        const [b] = await listNodeBeaconLatest(ts.sql, [nodeId]);
-        return b && (b.slotsBehind ?? 0) >= 20 ? b : undefined;
-      });
+      const behind = await waitFor(
+        "a reading 20 slots behind",
+        async () => {
+          const [b] = await listNodeBeaconLatest(ts.sql, [nodeId]);
+          return b && (b.slotsBehind ?? 0) >= 20 ? b : undefined;
+        },
+        45_000,
+      );
       const m = measureConsensusBehind(behind, new Date(), { freshMs: 300_000 });
       assert.ok((m.value ?? 0) >= 20, String(m.value));
       assert.match(m.detail ?? "", /^Lighthouse\/v7\.1\.0-8d1b2f8: head slot \d+ of \d+, sync distance \d+, syncing/);

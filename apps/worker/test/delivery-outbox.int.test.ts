@@ -8,7 +8,7 @@ import { once } from "node:events";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { startHttpReceiver } from "@rpcpulse/notify/testing";
 import { closeQueues, createRedisConnection, getQueue, type QueueTarget, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
@@ -19,16 +19,6 @@ import { type ServiceContext } from "@rpcpulse/services/context";
 const workerDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const SECRETS = "outbox-test-secrets-key-0123456789abcdef";
 const ORG = "org-outbox";
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe("delivery outbox: a worker killed between commit and enqueue (real processes)", () => {
   let db: TestDatabase;
@@ -138,10 +128,14 @@ describe("delivery outbox: a worker killed between commit and enqueue (real proc
     const sweepEnv = { ALERT_DELIVERY_SWEEP_INTERVAL_MS: "300", ALERT_DELIVERY_SWEEP_GRACE_MS: "0" };
     startWorker("sweeper-a", sweepEnv);
     startWorker("sweeper-b", sweepEnv);
-    const sent = await waitFor("the delivery sent", async () => {
-      const row = await db.prisma.delivery.findUnique({ where: { id: delivery.id } });
-      return row?.status === "sent" ? row : undefined;
-    });
+    const sent = await waitFor(
+      "the delivery sent",
+      async () => {
+        const row = await db.prisma.delivery.findUnique({ where: { id: delivery.id } });
+        return row?.status === "sent" ? row : undefined;
+      },
+      30_000,
+    );
     assert.ok(sent.queuedAt, "marked queued by a sweeper");
     assert.equal(sent.attempts, 1);
     // Let several more sweeps and evaluations run: still exactly one request.

@@ -17,7 +17,7 @@ import { gunzipSync } from "node:zlib";
 import { after, before, describe, it } from "node:test";
 import { insertNodeSamples, type NodeSampleInput } from "@rpcpulse/db/fleet";
 import { type SqlClient } from "@rpcpulse/db/sql";
-import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { agentBatchSchema, findNetwork } from "@rpcpulse/domain";
 import { closeQueues, createRedisConnection, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
@@ -33,16 +33,6 @@ const AHEAD = 16;
 interface Enrolled {
   nodeId: string;
   token: string;
-}
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
 }
 
 function spawnLogged(name: string, args: string[], env: Record<string, string>, cwd = root) {
@@ -132,24 +122,34 @@ async function checkLagTruth(
   ids: { a: string; b: string },
   report: (line: string) => void,
 ) {
-  await waitFor("both agents' first samples", async () => {
-    const [a, b] = await Promise.all([samplesOf(sql, ids.a), samplesOf(sql, ids.b)]);
-    return a.length >= 2 && b.length >= 2 ? true : undefined;
-  });
+  await waitFor(
+    "both agents' first samples",
+    async () => {
+      const [a, b] = await Promise.all([samplesOf(sql, ids.a), samplesOf(sql, ids.b)]);
+      return a.length >= 2 && b.length >= 2 ? true : undefined;
+    },
+    30_000,
+  );
   const phase = async (leader: "a" | "b", mined: number, expect: number) => {
     const follower = leader === "a" ? "b" : "a";
     await nodes[leader].mine(mined);
     const truth = (await nodes[leader].head()) - (await nodes[follower].head());
     assert.equal(truth, expect, "the nodes' own RPC says the lag is what was mined");
     const leaderHead = await nodes[leader].head();
-    const leaderNew = await waitFor(`${leader} reports its new head`, async () =>
-      (await samplesOf(sql, ids[leader])).find((x) => x.head === leaderHead),
+    const leaderNew = await waitFor(
+      `${leader} reports its new head`,
+      async () => (await samplesOf(sql, ids[leader])).find((x) => x.head === leaderHead),
+      30_000,
     );
     const settled = leaderNew.time + 2 * INTERVAL_MS;
-    const after = await waitFor(`${follower} samples two intervals later`, async () => {
-      const list = (await samplesOf(sql, ids[follower])).filter((x) => x.time >= settled);
-      return list.length >= 3 ? list : undefined;
-    });
+    const after = await waitFor(
+      `${follower} samples two intervals later`,
+      async () => {
+        const list = (await samplesOf(sql, ids[follower])).filter((x) => x.time >= settled);
+        return list.length >= 3 ? list : undefined;
+      },
+      30_000,
+    );
     // Let any late batch land, then read the stored values again.
     await new Promise((r) => setTimeout(r, 1_500));
     const stored = (await samplesOf(sql, ids[follower])).filter(
@@ -216,10 +216,14 @@ describe("lag truth on two real Ethereum nodes (Hardhat 2)", { timeout: 240_000 
           WORKER_HEARTBEAT_INTERVAL_MS: "60000",
         }),
       );
-      await waitFor("ingest /healthz", async () => {
-        const res = await fetch(`http://127.0.0.1:${ingestPort}/healthz`).catch(() => null);
-        return res?.ok ? true : undefined;
-      });
+      await waitFor(
+        "ingest /healthz",
+        async () => {
+          const res = await fetch(`http://127.0.0.1:${ingestPort}/healthz`).catch(() => null);
+          return res?.ok ? true : undefined;
+        },
+        30_000,
+      );
       const ingestUrl = `http://127.0.0.1:${ingestPort}/v1/ingest`;
       procs.push(startAgent(dir, "a", a!, ea, ingestUrl), startAgent(dir, "b", b!, eb, ingestUrl));
       await checkLagTruth(db.pool, { a: a!, b: b! }, { a: ea.nodeId, b: eb.nodeId }, (l) =>

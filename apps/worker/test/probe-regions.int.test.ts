@@ -11,7 +11,7 @@ import net from "node:net";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, getQueue, type QueueTarget, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
 import { seedDemoDirectory } from "@rpcpulse/services/directory";
@@ -19,16 +19,6 @@ import { startSimnet, type Simnet } from "@rpcpulse/simnet";
 
 const workerDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const PARTITIONED_SOURCE = "127.0.0.2";
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 120_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
-}
 
 /** A TCP relay to `port` that resets every connection from `refused` (the partitioned region). */
 async function startPartitionRelay(port: number, refused: string): Promise<{ port: number; close: () => void }> {
@@ -200,16 +190,22 @@ describe("server probers per region: two worker processes, one queue each, quoru
     const names = ["eth-a", "eth-b", "eth-c", "eth-split", "eth-down"];
 
     // 1. Every endpoint probed by both regions, round after round, each probe labelled with its region.
-    const counts = await waitFor("25 probes of every endpoint from each region", async () => {
-      const { rows } = await db.pool.query<{ region: string; endpoint_id: string; n: number; ok: number }>(
-        `SELECT v.region, p.endpoint_id, count(*)::int AS n, count(*) FILTER (WHERE p.ok)::int AS ok
+    const counts = await waitFor(
+      "25 probes of every endpoint from each region",
+      async () => {
+        const { rows } = await db.pool.query<{ region: string; endpoint_id: string; n: number; ok: number }>(
+          `SELECT v.region, p.endpoint_id, count(*)::int AS n, count(*) FILTER (WHERE p.ok)::int AS ok
          FROM probe_results p JOIN vantage_points v ON v.id = p.vantage_point_id GROUP BY 1, 2`,
-      );
-      const enough = ["eu", "us"].every((region) =>
-        names.every((name) => (rows.find((r) => r.region === region && r.endpoint_id === ids.get(name))?.n ?? 0) >= 25),
-      );
-      return enough ? rows : undefined;
-    });
+        );
+        const enough = ["eu", "us"].every((region) =>
+          names.every(
+            (name) => (rows.find((r) => r.region === region && r.endpoint_id === ids.get(name))?.n ?? 0) >= 25,
+          ),
+        );
+        return enough ? rows : undefined;
+      },
+      120_000,
+    );
     const of = (region: string, name: string) =>
       counts.find((r) => r.region === region && r.endpoint_id === ids.get(name));
     const { rows: vps } = await db.pool.query<{ name: string; region: string; kind: string }>(
@@ -245,16 +241,20 @@ describe("server probers per region: two worker processes, one queue each, quoru
     }
 
     // 2. Ranking: per-region views differ on the split endpoint; the overall view needs the quorum (2 of 2).
-    const split = await waitFor("a snapshot where us sees the split endpoint dead", async () => {
-      const rows = await snapshot("1h");
-      const us = rowOf(rows, "eth-split", "us");
-      const all = rowOf(rows, "eth-split", "all");
-      return us?.status === "dead" &&
-        all?.components.regionQuorum &&
-        rowOf(rows, "eth-down", "all")?.components.regionQuorum
-        ? rows
-        : undefined;
-    });
+    const split = await waitFor(
+      "a snapshot where us sees the split endpoint dead",
+      async () => {
+        const rows = await snapshot("1h");
+        const us = rowOf(rows, "eth-split", "us");
+        const all = rowOf(rows, "eth-split", "all");
+        return us?.status === "dead" &&
+          all?.components.regionQuorum &&
+          rowOf(rows, "eth-down", "all")?.components.regionQuorum
+          ? rows
+          : undefined;
+      },
+      120_000,
+    );
     const eu = rowOf(split, "eth-split", "eu");
     assert.ok(eu && eu.status !== "dead", `eu sees the split endpoint ${eu?.status}`);
     const verdict = rowOf(split, "eth-split", "all")?.components.regionQuorum;
@@ -268,12 +268,16 @@ describe("server probers per region: two worker processes, one queue each, quoru
     assert.notEqual(rowOf(split, "eth-a", "all")?.status, "dead");
 
     // Listing status: the split endpoint stays active (one region's failures are no quorum); eth-down goes dead.
-    const listing = await waitFor("eth-down delisted as dead", async () => {
-      const { rows } = await db.pool.query<{ id: string; status: string }>(
-        `SELECT id, status::text FROM public_endpoints`,
-      );
-      return rows.find((r) => r.id === ids.get("eth-down"))?.status === "dead" ? rows : undefined;
-    });
+    const listing = await waitFor(
+      "eth-down delisted as dead",
+      async () => {
+        const { rows } = await db.pool.query<{ id: string; status: string }>(
+          `SELECT id, status::text FROM public_endpoints`,
+        );
+        return rows.find((r) => r.id === ids.get("eth-down"))?.status === "dead" ? rows : undefined;
+      },
+      120_000,
+    );
     assert.equal(listing.find((r) => r.id === ids.get("eth-split"))?.status, "active");
 
     // 3. Consensus head: the split endpoint does not vote while only one of two regions reaches it.
@@ -283,7 +287,7 @@ describe("server probers per region: two worker processes, one queue each, quoru
       );
       return rows[0];
     };
-    const head = await waitFor("a stored network head", sources);
+    const head = await waitFor("a stored network head", sources, 120_000);
     const voters = head.evidence.map((e) => e.source).sort();
     assert.deepEqual(voters, ["eth-a", "eth-b", "eth-c"].map((n) => `endpoint:${ids.get(n)}`).sort());
 
@@ -291,20 +295,28 @@ describe("server probers per region: two worker processes, one queue each, quoru
     const euBefore = (await getQueue("probe", target, "eu").getJobCounts("completed")).completed ?? 0;
     await stopRegionWorker("us");
     const stoppedAt = Date.now();
-    const headAfter = await waitFor("the split endpoint voting once us is silent", async () => {
-      const h = await sources();
-      return h &&
-        h.time.getTime() > stoppedAt &&
-        h.evidence.some((e) => e.source === `endpoint:${ids.get("eth-split")}`)
-        ? h
-        : undefined;
-    });
+    const headAfter = await waitFor(
+      "the split endpoint voting once us is silent",
+      async () => {
+        const h = await sources();
+        return h &&
+          h.time.getTime() > stoppedAt &&
+          h.evidence.some((e) => e.source === `endpoint:${ids.get("eth-split")}`)
+          ? h
+          : undefined;
+      },
+      120_000,
+    );
     assert.equal(headAfter.considered, 4);
-    const alone = await waitFor("an overall verdict with us silent", async () => {
-      const rows = await snapshot("1h");
-      const v = rowOf(rows, "eth-split", "all")?.components.regionQuorum;
-      return v?.silent.includes("us") ? rows : undefined;
-    });
+    const alone = await waitFor(
+      "an overall verdict with us silent",
+      async () => {
+        const rows = await snapshot("1h");
+        const v = rowOf(rows, "eth-split", "all")?.components.regionQuorum;
+        return v?.silent.includes("us") ? rows : undefined;
+      },
+      120_000,
+    );
     const aloneVerdict = rowOf(alone, "eth-split", "all")?.components.regionQuorum;
     assert.deepEqual(Object.keys(aloneVerdict?.regions ?? {}), ["eu"]);
     assert.equal(aloneVerdict?.quorum, 1);

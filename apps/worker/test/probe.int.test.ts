@@ -3,23 +3,13 @@
 import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, type Redis } from "@rpcpulse/queue";
 import { seedDemoDirectory } from "@rpcpulse/services/directory";
 import { startSimnet, type Simnet } from "@rpcpulse/simnet";
 import { parseWorkerEnv } from "../src/env.js";
 import { startWorker, type RunningWorker } from "../src/start-worker.js";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe("worker probe consumer against simnet", () => {
   let db: TestDatabase;
@@ -89,14 +79,18 @@ describe("worker probe consumer against simnet", () => {
 
     const okId = ids.get("eth-ok") ?? "";
     const downId = ids.get("eth-down") ?? "";
-    const counts = await waitFor("three rounds of probe results", async () => {
-      const { rows } = await db.pool.query<{ endpoint_id: string; n: number; ok: number }>(
-        `SELECT endpoint_id, count(*)::int AS n, count(*) FILTER (WHERE ok)::int AS ok FROM probe_results GROUP BY endpoint_id`,
-      );
-      const ok = rows.find((r) => r.endpoint_id === okId);
-      const down = rows.find((r) => r.endpoint_id === downId);
-      return ok && down && ok.n >= 3 && down.n >= 3 ? rows : undefined;
-    });
+    const counts = await waitFor(
+      "three rounds of probe results",
+      async () => {
+        const { rows } = await db.pool.query<{ endpoint_id: string; n: number; ok: number }>(
+          `SELECT endpoint_id, count(*)::int AS n, count(*) FILTER (WHERE ok)::int AS ok FROM probe_results GROUP BY endpoint_id`,
+        );
+        const ok = rows.find((r) => r.endpoint_id === okId);
+        const down = rows.find((r) => r.endpoint_id === downId);
+        return ok && down && ok.n >= 3 && down.n >= 3 ? rows : undefined;
+      },
+      30_000,
+    );
     assert.equal(counts.length, 2, "the public endpoint is skipped in PROBE_ONLY_PRIVATE mode");
     assert.ok((counts.find((r) => r.endpoint_id === okId)?.ok ?? 0) >= 3);
     assert.equal(counts.find((r) => r.endpoint_id === downId)?.ok, 0);
@@ -106,21 +100,29 @@ describe("worker probe consumer against simnet", () => {
     );
     assert.deepEqual(vps, [{ name: "server:test-region", region: "test-region", kind: "server" }]);
 
-    const caps = await waitFor("a capability row", async () => {
-      const { rows } = await db.pool.query<{ client_version: string | null; websocket: boolean | null }>(
-        `SELECT client_version, websocket FROM endpoint_capabilities WHERE endpoint_id = $1`,
-        [okId],
-      );
-      return rows[0];
-    });
+    const caps = await waitFor(
+      "a capability row",
+      async () => {
+        const { rows } = await db.pool.query<{ client_version: string | null; websocket: boolean | null }>(
+          `SELECT client_version, websocket FROM endpoint_capabilities WHERE endpoint_id = $1`,
+          [okId],
+        );
+        return rows[0];
+      },
+      30_000,
+    );
     assert.ok(caps.client_version);
 
-    const ranked = await waitFor("a ranking snapshot with both endpoints", async () => {
-      const { rows } = await db.pool.query<{ endpoint_id: string; rank: number }>(
-        `SELECT endpoint_id, rank FROM endpoint_rankings WHERE network = 'ethereum-mainnet' AND "window" = '1h' AND region = 'all' ORDER BY rank`,
-      );
-      return rows.length === 3 ? rows : undefined;
-    });
+    const ranked = await waitFor(
+      "a ranking snapshot with both endpoints",
+      async () => {
+        const { rows } = await db.pool.query<{ endpoint_id: string; rank: number }>(
+          `SELECT endpoint_id, rank FROM endpoint_rankings WHERE network = 'ethereum-mainnet' AND "window" = '1h' AND region = 'all' ORDER BY rank`,
+        );
+        return rows.length === 3 ? rows : undefined;
+      },
+      30_000,
+    );
     assert.equal(ranked[0]?.endpoint_id, okId);
   });
 });

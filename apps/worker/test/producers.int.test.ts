@@ -9,7 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
 import { findNetwork } from "@rpcpulse/domain";
 import { insertProducer } from "@rpcpulse/db/producers";
-import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { startHttpReceiver } from "@rpcpulse/notify/testing";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import { closeQueues, createRedisConnection, type Redis } from "@rpcpulse/queue";
@@ -24,16 +24,6 @@ import { startWorker, type RunningWorker } from "../src/start-worker.js";
 
 const ORG = "org-producers";
 const SECRETS = "producers-test-secrets-key-0123456789abcdef";
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 describe("producers: witnesses read by the worker from simnet", () => {
   let db: TestDatabase;
@@ -114,35 +104,47 @@ describe("producers: witnesses read by the worker from simnet", () => {
     });
     worker = await startWorker(env, createLogger({ name: "worker", level: "warn" }));
 
-    const first = await waitFor("a first reading", async () => {
-      const { rows } = await db.pool.query<{ total_missed: string; source: string; running_version: string }>(
-        `SELECT total_missed, source, running_version FROM producer_latest WHERE producer_id = $1`,
-        [gtg.id],
-      );
-      return rows[0];
-    });
+    const first = await waitFor(
+      "a first reading",
+      async () => {
+        const { rows } = await db.pool.query<{ total_missed: string; source: string; running_version: string }>(
+          `SELECT total_missed, source, running_version FROM producer_latest WHERE producer_id = $1`,
+          [gtg.id],
+        );
+        return rows[0];
+      },
+      30_000,
+    );
     assert.equal(first.source, sim.node("hive-a").url);
     assert.equal(first.running_version, "1.27.11");
 
     const missed = sim.witnesses("hive").missNextSlot("gtg");
     clock.advance((missed - sim.node("hive-a").head() + 1) * 3_000);
-    const miss = await waitFor("the miss row", async () => {
-      const { rows } = await db.pool.query<{
-        from_block: string;
-        to_block: string;
-        total_missed: string;
-        missed_blocks: string[] | null;
-      }>(`SELECT from_block, to_block, total_missed, missed_blocks FROM producer_misses WHERE producer_id = $1`, [
-        gtg.id,
-      ]);
-      return rows[0];
-    });
+    const miss = await waitFor(
+      "the miss row",
+      async () => {
+        const { rows } = await db.pool.query<{
+          from_block: string;
+          to_block: string;
+          total_missed: string;
+          missed_blocks: string[] | null;
+        }>(`SELECT from_block, to_block, total_missed, missed_blocks FROM producer_misses WHERE producer_id = $1`, [
+          gtg.id,
+        ]);
+        return rows[0];
+      },
+      30_000,
+    );
     assert.equal(Number(miss.total_missed), Number(first.total_missed) + 1);
     assert.ok(Number(miss.from_block) <= missed && missed <= Number(miss.to_block), `${missed} in the range`);
     // The producer_missed virtual operation named the exact block (simnet's account_history_api).
     assert.deepEqual(miss.missed_blocks?.map(Number), [missed]);
 
-    const delivered = await waitFor("the webhook", async () => hook.requests.find((r) => r.path === "/witness"));
+    const delivered = await waitFor(
+      "the webhook",
+      async () => hook.requests.find((r) => r.path === "/witness"),
+      30_000,
+    );
     const body = JSON.parse(delivered.body) as { title?: string; text?: string };
     assert.match(JSON.stringify(body), /@gtg \(hive\): 1 missed block/);
     assert.match(JSON.stringify(body), new RegExp(`block #${missed}, seen `));

@@ -10,7 +10,7 @@ import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
 import { findNetwork } from "@rpcpulse/domain";
 import { insertProducer } from "@rpcpulse/db/producers";
-import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { startHttpReceiver } from "@rpcpulse/notify/testing";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import { closeQueues, createRedisConnection, type Redis } from "@rpcpulse/queue";
@@ -26,16 +26,6 @@ import { startWorker, type RunningWorker } from "../src/start-worker.js";
 const ORG = "org-validators";
 const SECRETS = "validators-test-secrets-key-0123456789abcdef";
 const BLOCK_MS = 6_000;
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 /** Move the manual clock so the finalized head (2-3 behind the best) reaches at least `height`. */
 function advanceTo(clock: ManualClock, sim: Simnet, node: string, height: number): void {
@@ -137,15 +127,19 @@ describe("validators: read by the worker from simnet's sidecar", () => {
     });
     worker = await startWorker(env, createLogger({ name: "worker", level: "warn" }));
 
-    const first = await waitFor("a first reading", async () => {
-      const { rows } = await db.pool.query<{
-        status: string;
-        source: string;
-        commission_ppb: string;
-        set_size: number;
-      }>(`SELECT status, source, commission_ppb, set_size FROM validator_latest WHERE producer_id = $1`, [a.id]);
-      return rows[0];
-    });
+    const first = await waitFor(
+      "a first reading",
+      async () => {
+        const { rows } = await db.pool.query<{
+          status: string;
+          source: string;
+          commission_ppb: string;
+          set_size: number;
+        }>(`SELECT status, source, commission_ppb, set_size FROM validator_latest WHERE producer_id = $1`, [a.id]);
+        return rows[0];
+      },
+      30_000,
+    );
     assert.equal(first.source, sim.node("dot-sidecar").url);
     assert.equal(first.status, "active");
     assert.equal(first.set_size, 297);
@@ -154,37 +148,51 @@ describe("validators: read by the worker from simnet's sidecar", () => {
     const { reportAtBlock } = book.setOffline(offlineStash, book.network.head());
     const { fromBlock } = book.drop(droppedStash, book.network.head(), false);
     advanceTo(clock, sim, "dot-sidecar", reportAtBlock);
-    const report = await waitFor("the offline report", async () => {
-      const { rows } = await db.pool.query<{ block: string }>(
-        `SELECT block FROM validator_offline_reports WHERE producer_id = $1`,
-        [a.id],
-      );
-      return rows[0];
-    });
+    const report = await waitFor(
+      "the offline report",
+      async () => {
+        const { rows } = await db.pool.query<{ block: string }>(
+          `SELECT block FROM validator_offline_reports WHERE producer_id = $1`,
+          [a.id],
+        );
+        return rows[0];
+      },
+      30_000,
+    );
     assert.equal(Number(report.block), reportAtBlock);
-    const offlineHook = await waitFor("the offline webhook", async () =>
-      hook.requests.find((r) => r.body.includes("reported offline")),
+    const offlineHook = await waitFor(
+      "the offline webhook",
+      async () => hook.requests.find((r) => r.body.includes("reported offline")),
+      30_000,
     );
     assert.match(offlineHook.body, new RegExp(`#${reportAtBlock}`));
 
     // Past a quarter of the era the offline validator's points are far below the median.
     advanceTo(clock, sim, "dot-sidecar", fromBlock - ERA_BLOCKS + Math.ceil(ERA_BLOCKS * 0.4));
-    const low = await waitFor("the low-points webhook", async () =>
-      hook.requests.find((r) => r.body.includes("below the set's median")),
+    const low = await waitFor(
+      "the low-points webhook",
+      async () => hook.requests.find((r) => r.body.includes("below the set's median")),
+      30_000,
     );
     assert.match(low.body, /era points \d+% below the set's median/);
 
     advanceTo(clock, sim, "dot-sidecar", fromBlock + SESSION_BLOCKS / 2);
-    const left = await waitFor("left the set", async () => {
-      const { rows } = await db.pool.query<{ status: string; left_set_at: Date | null }>(
-        `SELECT status, left_set_at FROM validator_latest WHERE producer_id = $1`,
-        [b.id],
-      );
-      return rows[0]?.status === "waiting" ? rows[0] : undefined;
-    });
+    const left = await waitFor(
+      "left the set",
+      async () => {
+        const { rows } = await db.pool.query<{ status: string; left_set_at: Date | null }>(
+          `SELECT status, left_set_at FROM validator_latest WHERE producer_id = $1`,
+          [b.id],
+        );
+        return rows[0]?.status === "waiting" ? rows[0] : undefined;
+      },
+      30_000,
+    );
     assert.ok(left.left_set_at, "left_set_at recorded");
-    const leftHook = await waitFor("the left-the-set webhook", async () =>
-      hook.requests.find((r) => r.body.includes("not in the active set")),
+    const leftHook = await waitFor(
+      "the left-the-set webhook",
+      async () => hook.requests.find((r) => r.body.includes("not in the active set")),
+      30_000,
     );
     assert.match(leftHook.body, /waiting, not elected/);
   });

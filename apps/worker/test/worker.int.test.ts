@@ -10,23 +10,13 @@ import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
 import { insertNodeSamples } from "@rpcpulse/db/fleet";
-import { createTestDatabase, type TestDatabase } from "@rpcpulse/db/testing";
+import { createTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, enqueueMaintenance, getQueue, type Redis } from "@rpcpulse/queue";
 import { parseWorkerEnv } from "../src/env.js";
 import { startWorker, type RunningWorker } from "../src/start-worker.js";
 import { deleteKeys, freePort, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
 
 const workerDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
-
-async function waitFor<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 function captureLogger() {
   const lines: Record<string, unknown>[] = [];
@@ -108,34 +98,48 @@ describe("worker against real PostgreSQL (plain mode) and Redis", () => {
     assert.equal((await fetch(`http://127.0.0.1:${worker.healthPort}/other`)).status, 404);
 
     const id = `test-${prefix}`;
-    const first = await waitFor("a heartbeat row", () =>
-      db.prisma.workerHeartbeat.findUnique({ where: { id } }).then((r) => r ?? undefined),
+    const first = await waitFor(
+      "a heartbeat row",
+      () => db.prisma.workerHeartbeat.findUnique({ where: { id } }).then((r) => r ?? undefined),
+      15_000,
     );
     assert.equal(first.role, "worker");
     assert.equal(first.pid, process.pid);
     // The region probe queue (PROBE_REGION default "local") is listed too: the registry rounds are fanned out by.
     assert.deepEqual(first.queues, ["maintenance", "ingest", "probe", "alerts", "notify", "advisor", "probe.local"]);
-    const later = await waitFor("a newer heartbeat", async () => {
-      const row = await db.prisma.workerHeartbeat.findUnique({ where: { id } });
-      return row && row.lastSeenAt > first.lastSeenAt ? row : undefined;
-    });
+    const later = await waitFor(
+      "a newer heartbeat",
+      async () => {
+        const row = await db.prisma.workerHeartbeat.findUnique({ where: { id } });
+        return row && row.lastSeenAt > first.lastSeenAt ? row : undefined;
+      },
+      15_000,
+    );
     assert.equal(later.startedAt.getTime(), first.startedAt.getTime(), "one process, one startedAt");
   });
 
   it("registers the recurring maintenance job, which creates partitions and rolls up closed buckets", async () => {
     const queue = getQueue("maintenance", { connection: redis, prefix });
-    const schedulers = await waitFor("both schedulers", async () => {
-      const list = await queue.getJobSchedulers();
-      return list.length > 1 ? list : undefined;
-    });
+    const schedulers = await waitFor(
+      "both schedulers",
+      async () => {
+        const list = await queue.getJobSchedulers();
+        return list.length > 1 ? list : undefined;
+      },
+      15_000,
+    );
     assert.deepEqual(schedulers.map((s) => [s.key, Number(s.every)]).sort(), [
       ["maintenance-status-uptime", 1_000],
       ["maintenance-storage", 60_000],
     ]);
-    const completed = await waitFor("a completed maintenance job", async () => {
-      const jobs = await queue.getJobs(["completed"]);
-      return jobs.find((j) => (j.data as { task: string }).task === "storage");
-    });
+    const completed = await waitFor(
+      "a completed maintenance job",
+      async () => {
+        const jobs = await queue.getJobs(["completed"]);
+        return jobs.find((j) => (j.data as { task: string }).task === "storage");
+      },
+      15_000,
+    );
     assert.equal((completed?.returnvalue as { mode: string }).mode, "plain");
     const partitions = await count(
       db,
@@ -172,13 +176,19 @@ describe("worker against real PostgreSQL (plain mode) and Redis", () => {
     await db.prisma.statusComponent.create({
       data: { pageId: page.id, kind: "node", nodeId: node.id, displayName: "listed" },
     });
-    const days = await waitFor("two cached finished days", async () => {
-      const n = await count(db, "SELECT count(*) AS n FROM status_uptime_days WHERE ref_id = $1", [node.id]);
-      return n === 2 ? n : undefined;
-    });
+    const days = await waitFor(
+      "two cached finished days",
+      async () => {
+        const n = await count(db, "SELECT count(*) AS n FROM status_uptime_days WHERE ref_id = $1", [node.id]);
+        return n === 2 ? n : undefined;
+      },
+      15_000,
+    );
     assert.equal(days, 2);
-    const logged = await waitFor("the run's log line", async () =>
-      captured.lines.find((l) => l.msg === "status uptime days refreshed" && l.refsFilled === 1),
+    const logged = await waitFor(
+      "the run's log line",
+      async () => captured.lines.find((l) => l.msg === "status uptime days refreshed" && l.refsFilled === 1),
+      15_000,
     );
     assert.deepEqual([logged.refsChecked, logged.daysWritten, logged.refsPending], [1, 2, 0]);
   });
@@ -190,8 +200,10 @@ describe("worker against real PostgreSQL (plain mode) and Redis", () => {
     const broken = await startWorker(env, quiet.log);
     try {
       const { jobId } = await enqueueMaintenance({ connection: redis, prefix: otherPrefix }, { task: "status-uptime" });
-      const failed = await waitFor("the failed attempt", async () =>
-        quiet.lines.find((l) => l.jobId === jobId && l.msg === "job failed, will retry"),
+      const failed = await waitFor(
+        "the failed attempt",
+        async () => quiet.lines.find((l) => l.jobId === jobId && l.msg === "job failed, will retry"),
+        15_000,
       );
       assert.equal(failed.attempt, 1);
       assert.equal((await fetch(`http://127.0.0.1:${broken.healthPort}/healthz`)).status, 503, "still serving");
@@ -254,11 +266,14 @@ describe("main.ts as a process", () => {
     child.stderr.on("data", (d: Buffer) => (output += d.toString()));
     const redis = createRedisConnection(SHARED_REDIS_URL, { role: "worker" });
     try {
-      await waitFor("/healthz 200", () =>
-        fetch(`http://127.0.0.1:${port}/healthz`).then(
-          (r) => (r.status === 200 ? true : undefined),
-          () => undefined,
-        ),
+      await waitFor(
+        "/healthz 200",
+        () =>
+          fetch(`http://127.0.0.1:${port}/healthz`).then(
+            (r) => (r.status === 200 ? true : undefined),
+            () => undefined,
+          ),
+        15_000,
       );
       const exited = once(child, "exit");
       child.kill("SIGTERM");
