@@ -10,3 +10,4 @@ export * from "./endpoint-freshness.js";
 export * from "./probe-rank-rollups.js";
 export * from "./probe-regions.js";
 export * from "./probe-rank-windows.js";
+export * from "./probe-rank-totals.js";
