@@ -99,10 +99,30 @@ export function planWindowTotals(
 }
 
 /**
+ * A window's rows from the cut on, the complement of its kept totals: the hours from the cut (the
+ * whole days among them from probe_rank_1d, which the pass has summed again) and the 5-minute buckets
+ * from the cut. On a steady round that is the hour being rewritten and a bucket or two.
+ */
+function restParts(p: WindowParts, cut: RollupCut) {
+  const hourFrom = Math.max(p.hourFrom.getTime(), cut.hourFrom.getTime());
+  const hourTo = p.hourTo.getTime();
+  const dayFrom = Math.min(ceilTo(hourFrom, DAY_MS), hourTo);
+  const dayTo = Math.max(dayFrom, floorTo(hourTo, DAY_MS));
+  return {
+    hourFrom: new Date(hourFrom),
+    hourTo: p.hourTo,
+    dayFrom: new Date(dayFrom),
+    dayTo: new Date(dayTo),
+    fiveFrom: new Date(Math.max(p.fiveFrom.getTime(), cut.fiveFrom.getTime())),
+    fiveTo: p.fiveTo,
+  };
+}
+
+/**
  * The windows' rollup sums in two reads: `settled` starts at once with the rows before the cut (the
  * rollup pass never rewrites them, so it can run beside the pass on another session), read from the
- * running totals (planWindowTotals); `rest` reads the rows from the cut (hours and 5-minute buckets,
- * no days: the totals hold every settled hour) once the pass has written them and adds both.
+ * running totals (planWindowTotals); `rest` reads the rows from the cut (restParts) once the pass has
+ * written them and adds both.
  */
 export function sumWindowsAroundPass(
   pool: SqlPool,
@@ -117,14 +137,10 @@ export function sumWindowsAroundPass(
   settled.catch(() => undefined);
   return {
     rest: async () => {
-      const windows = parts.map((p) => ({
-        endpointIds,
-        hourFrom: p.hourFrom,
-        hourTo: p.hourTo,
-        fiveFrom: p.fiveFrom,
-        fiveTo: p.fiveTo,
-      }));
-      const rest = sumProbeRankWindows(pool, windows, { from: cut });
+      const rest = sumProbeRankWindows(
+        pool,
+        parts.map((p) => ({ endpointIds, ...restParts(p, cut) })),
+      );
       const [a, b] = await Promise.all([settled, rest]);
       return addWindowSums(a, b);
     },
