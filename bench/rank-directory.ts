@@ -25,8 +25,8 @@
  *    per window and view are compared (Kendall tau, and pairs more than one score point apart).
  *
  * --keep leaves the database (its name is printed); --reuse NAME runs steps 2 and 3 on such a kept
- * database at the "now" it was generated for (stored in bench_rank_meta), skipping generation and the
- * backfill: the rollups are already there, so its rounds are steady ones. The size options are then the
+ * database at the "now" it was generated for (stored in bench_rank_meta; migrations added since it was
+ * kept are applied first), skipping generation and the backfill: the rollups are already there, so its rounds are steady ones. The size options are then the
  * kept database's. Drop it by hand when done (DROP DATABASE NAME).
  */
 import { readFileSync } from "node:fs";
@@ -34,6 +34,7 @@ import { loadavg } from "node:os";
 import { parseArgs } from "node:util";
 import pg from "pg";
 import { refreshRollups } from "@rpcpulse/db/platform";
+import { runMigrations } from "@rpcpulse/db/migrate";
 import { parseDatabaseUrl } from "../packages/db/src/migrate/ensure-database.js";
 import { createTestDatabase, DEFAULT_TEST_SERVER_URL, type TestDatabase } from "../packages/db/src/testing.js";
 import { rankDirectory, rankDirectoryFromRaw } from "@rpcpulse/services/directory";
@@ -242,6 +243,15 @@ function compareOrders(raw: Snap[], rolled: Snap[]): { tauMin: number; separated
 /** A kept database (--keep) opened again by name, with the "now" and sizes it was generated for. */
 async function openKept(name: string): Promise<{ db: Pick<TestDatabase, "name" | "url" | "pool">; now: Date }> {
   const url = parseDatabaseUrl(DEFAULT_TEST_SERVER_URL).withDatabase(name);
+  // A database kept by an older version gets the migrations added since (new tables start empty).
+  const migrator = new pg.Client({ connectionString: url });
+  await migrator.connect();
+  try {
+    const report = await runMigrations(migrator);
+    if (report.applied.length > 0) console.log(`migrations applied to the kept database: ${report.applied.join(", ")}`);
+  } finally {
+    await migrator.end();
+  }
   const pool = new pg.Pool({ connectionString: url, max: 5 });
   const { rows } = await pool.query<{ now: Date; endpoints: number; sample: number }>(
     "SELECT now, endpoints, sample FROM bench_rank_meta",

@@ -10,6 +10,7 @@ import {
   quantile,
   scoreEndpoint,
   scoreSummary,
+  summaryStatus,
   ttfbBucket,
   ttfbBucketBounds,
   ttfbQuantile,
@@ -130,4 +131,72 @@ test("scoreSummary agrees with scoreEndpoint on counts, availability, lag and st
   const p50 = raw.latency.p50 as number;
   assert.ok(Math.abs((rolled.latency.p50 as number) - p50) / p50 < 0.19, `${rolled.latency.p50} vs ${p50}`);
   assert.ok(Math.abs(rolled.score - raw.score) < 1, `${rolled.score} vs ${raw.score}`);
+});
+
+test("summaryStatus is scoreSummary's status: healthy, degraded, lagging, stale, probation, dead, recovering", () => {
+  const r = rng(7);
+  const now = 10_000_000;
+  const cases: Array<{
+    name: string;
+    recent: ScoreSample[];
+    flags: (i: number) => { lagging: boolean; stale: boolean };
+  }> = [];
+  const run = (name: string, okAt: (i: number) => boolean, n = 120, headAt = (i: number) => 1000 + i) => {
+    const recent = Array.from({ length: n }, (_, i) => ({
+      ...sample(now - (n - i) * 30_000, 40 + r() * 50, 0, okAt(i)),
+      headBlock: headAt(i),
+    }));
+    cases.push({ name, recent, flags: (i) => ({ lagging: i % 3 === 0 && name === "lagging share", stale: false }) });
+  };
+  run("healthy", () => true);
+  run("degraded", (i) => i % 4 !== 0);
+  run("failing now", (i) => i < 115);
+  run("dead", (i) => i < 60);
+  run("recovering", (i) => i < 40 || i > 110);
+  run("few probes", () => true, 5);
+  run("lagging share", () => true);
+  run(
+    "stuck head",
+    () => true,
+    120,
+    () => 1000,
+  );
+  for (const c of cases) {
+    const byRegion = new Map<string, ProbeSummary>();
+    c.recent.forEach((s, i) => {
+      const region = i % 2 ? "r1" : "r2";
+      const into = byRegion.get(region) ?? emptySummary();
+      addSample(into, s, c.flags(i));
+      byRegion.set(region, into);
+    });
+    const input = {
+      endpointId: "e",
+      window: "1h" as const,
+      byRegion,
+      recent: c.recent.slice(-60),
+      blockIntervalMs: 3_000,
+    };
+    assert.equal(summaryStatus(input), scoreSummary(input).status, c.name);
+  }
+  const statuses = new Set(
+    cases.map((c) =>
+      summaryStatus({
+        endpointId: "e",
+        window: "1h",
+        byRegion: new Map([
+          [
+            "r1",
+            (() => {
+              const t = emptySummary();
+              c.recent.forEach((s, i) => addSample(t, s, c.flags(i)));
+              return t;
+            })(),
+          ],
+        ]),
+        recent: c.recent.slice(-60),
+        blockIntervalMs: 3_000,
+      }),
+    ),
+  );
+  assert.ok(statuses.size >= 4, `statuses seen: ${[...statuses].join(", ")}`);
 });

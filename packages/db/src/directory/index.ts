@@ -12,3 +12,4 @@ export * from "./probe-rank-rollups.js";
 export * from "./probe-regions.js";
 export * from "./probe-rank-windows.js";
 export * from "./seed-public-endpoints.js";
+export * from "./probe-rank-totals.js";

@@ -81,13 +81,25 @@ export async function sumProbeRankWindows(
   windows: readonly ProbeRankWindowParts[],
   side?: RollupSide,
 ): Promise<ProbeRankSums[][]> {
+  return withSumsSession(pool, { readOnly: true }, (client) => sumProbeRankWindowsOn(client, windows, side));
+}
+
+/**
+ * `fn` in one transaction on one session of the pool, set for sums of the 97 rollup columns: memory
+ * for their hash aggregates, no JIT (see sumProbeRankWindows).
+ */
+export async function withSumsSession<T>(
+  pool: SqlPool,
+  options: { readOnly: boolean },
+  fn: (client: SqlClient) => Promise<T>,
+): Promise<T> {
   const client = await pool.connect();
   try {
     return await withTransaction(client, async () => {
-      await client.query("SET TRANSACTION READ ONLY");
+      if (options.readOnly) await client.query("SET TRANSACTION READ ONLY");
       await client.query("SET LOCAL work_mem = '128MB'");
       await client.query("SET LOCAL jit = off");
-      return sumProbeRankWindowsOn(client, windows, side);
+      return fn(client);
     });
   } finally {
     client.release();
@@ -231,7 +243,8 @@ const ttfbAt = ALL_COLS.indexOf(TTFB_COLS[0] as string);
 const lagAt = ALL_COLS.indexOf(LAG_COLS[0] as string);
 const colAt = new Map(ALL_COLS.map((c, i) => [c, i]));
 
-function toProbeRankSums(raw: unknown): ProbeRankSums {
+/** One summed row (the sums as comma-separated text in `counts`) as ProbeRankSums. */
+export function toProbeRankSums(raw: unknown): ProbeRankSums {
   const r = toSumsRow(raw);
   const v = (c: string) => r.counts[colAt.get(c) ?? -1] ?? 0;
   return {

@@ -65,5 +65,5 @@ export {
   type ProbeSummary,
   type SampleFlags,
 } from "./probe-summary.js";
-export { scoreSummary, type SummaryWindow } from "./score-summary.js";
+export { scoreSummary, summaryStatus, type SummaryWindow } from "./score-summary.js";
 export { buildSummaryViews, type SummaryView, type VantageSummary } from "./summary-views.js";

@@ -45,6 +45,41 @@ function latencyOf(s: ProbeSummary): LatencyStats {
 }
 
 /**
+ * The freshness state and status of a window from its totals (probes, successes, lagging successes)
+ * and its recent raw probes: the sequence rules of scoreSummary.
+ */
+function decideStatus(input: SummaryWindow, n: number, ok: number, lagging: number) {
+  const limits = input.freshness ?? freshnessLimits(input.blockIntervalMs);
+  const recent = oldestFirst(input.recent);
+  let newest = -1;
+  for (let i = recent.length - 1; i >= 0 && newest < 0; i--) if (recent[i]?.ok) newest = i;
+  const last = newest >= 0 ? freshnessOfProbe(recent, newest, limits, input.blockIntervalMs) : undefined;
+  const laggingShare = ok ? lagging / ok : null;
+  const state: FreshnessState = last?.stale
+    ? "stale"
+    : last?.lagging || (laggingShare ?? 0) > SCORING.freshness.laggingShareAbove
+      ? "lagging"
+      : "fresh";
+  return { recent, newest, laggingShare, state, ...statusOf(recent, state, { n, ok }) };
+}
+
+/**
+ * scoreSummary's status alone (the region quorum asks each region for its status only): the same
+ * totals and sequence rules, without the histogram quantiles, components and score.
+ */
+export function summaryStatus(input: SummaryWindow): EndpointScore["status"] {
+  let n = 0;
+  let ok = 0;
+  let lagging = 0;
+  for (const s of input.byRegion.values()) {
+    n += s.probes;
+    ok += s.ok;
+    lagging += s.lagging;
+  }
+  return decideStatus(input, n, ok, lagging).status;
+}
+
+/**
  * scoreEndpoint over a summary instead of every probe: the same components, weights, freshness and
  * status rules. Quantiles come from the TTFB histogram (within one quarter-octave bucket of the raw
  * quantile), counts and means are exact; the sequence rules read the recent raw probes.
@@ -76,18 +111,12 @@ export function scoreSummary(input: SummaryWindow): EndpointScore {
     capabilities: caps,
   });
   const score = totalScore(components, ok);
-  const limits = input.freshness ?? freshnessLimits(input.blockIntervalMs);
-  const recent = oldestFirst(input.recent);
-  let newest = -1;
-  for (let i = recent.length - 1; i >= 0 && newest < 0; i--) if (recent[i]?.ok) newest = i;
-  const last = newest >= 0 ? freshnessOfProbe(recent, newest, limits, input.blockIntervalMs) : undefined;
-  const laggingShare = ok ? total.lagging / ok : null;
-  const state: FreshnessState = last?.stale
-    ? "stale"
-    : last?.lagging || (laggingShare ?? 0) > SCORING.freshness.laggingShareAbove
-      ? "lagging"
-      : "fresh";
-  const { status, consecutiveFailures } = statusOf(recent, state, { n, ok });
+  const { recent, newest, laggingShare, state, status, consecutiveFailures } = decideStatus(
+    input,
+    n,
+    ok,
+    total.lagging,
+  );
   return {
     endpointId: input.endpointId,
     window: input.window,

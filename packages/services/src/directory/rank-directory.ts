@@ -247,7 +247,7 @@ export async function rankDirectory(
     // Every window's rollup sums (and the 30-day uptime's): the settled rows beside the rollup pass.
     const spans = [...RANK_WINDOWS.map((w) => SCORING.windows[w]), UPTIME_30D_MS];
     const parts = spans.map((ms) => windowParts(ms, now, plan.watermark));
-    const windowSums = sumWindowsAroundPass(deps.pool, ids, parts, rollupCut(plan));
+    const windowSums = sumWindowsAroundPass(deps.pool, ids, parts, spans, rollupCut(plan));
     const pass = await rollUpRankProbes(
       deps.pool,
       { endpointIds: ids, networkId, claimants, blockIntervalMs, limits, roundMs, now },

@@ -6,7 +6,7 @@
  */
 import {
   SCORING,
-  scoreSummary,
+  summaryStatus,
   type EndpointScore,
   type FreshnessLimits,
   type ProbeSummary,
@@ -70,14 +70,14 @@ export function applyRegionQuorum(
   return applyRegionQuorumWith(scores, input, settings, (endpointId, region, recent) => {
     const summary = input.summaries.get(endpointId)?.get(region);
     if (!summary) return null;
-    return scoreSummary({
+    return summaryStatus({
       endpointId,
       window: input.window,
       byRegion: new Map([[region, summary]]),
       recent,
       blockIntervalMs: input.blockIntervalMs,
       freshness: input.freshness,
-    }).status;
+    });
   });
 }
 

@@ -1,4 +1,11 @@
-import { sumProbeRankWindows, type ProbeRankSums, type RollupCut } from "@rpcpulse/db/directory";
+import {
+  sumProbeRankTotals,
+  sumProbeRankWindows,
+  type ProbeRankSums,
+  type ProbeRankTotalRange,
+  type ProbeRankTotalTable,
+  type RollupCut,
+} from "@rpcpulse/db/directory";
 import { type SqlPool } from "@rpcpulse/db/sql";
 import { mergeSummary } from "@rpcpulse/prober";
 import { ceilTo, FIVE_MIN_MS, floorTo, HOUR_MS } from "./rank-rollups.js";
@@ -57,24 +64,83 @@ export function addWindowSums(a: ProbeRankSums[][], b: readonly ProbeRankSums[][
   });
 }
 
+/** The kept range (probe_rank_totals) of a window's settled hours or settled 5-minute buckets. */
+function totalRange(key: string, table: ProbeRankTotalTable, from: Date, to: Date, cut: Date): ProbeRankTotalRange {
+  return { key, table, from, to: new Date(Math.min(to.getTime(), cut.getTime())) };
+}
+
+/**
+ * The windows' settled rows as kept running totals (probe_rank_totals, moved by the buckets that
+ * entered and left them since the last round): the 1 h window's 5-minute buckets; a longer window's
+ * hours (every hour of it: the totals need no days) and the 5-minute buckets of the hour being filled,
+ * shared by every such window when they agree. Each range ends at the rollup pass's cut.
+ */
+export function planWindowTotals(
+  parts: readonly WindowParts[],
+  spansMs: readonly number[],
+  cut: RollupCut,
+): { ranges: ProbeRankTotalRange[]; windows: string[][] } {
+  const ranges = new Map<string, ProbeRankTotalRange>();
+  const hourWindows = parts.filter((_, i) => (spansMs[i] ?? 0) > HOUR_MS);
+  const shared = hourWindows.every(
+    (p) =>
+      p.fiveFrom.getTime() === hourWindows[0]?.fiveFrom.getTime() &&
+      p.fiveTo.getTime() === hourWindows[0]?.fiveTo.getTime(),
+  );
+  const windows = parts.map((p, i) => {
+    const name = `${(spansMs[i] ?? 0) / HOUR_MS}h`;
+    const fiveKey = (spansMs[i] ?? 0) <= HOUR_MS ? name : shared ? "hour" : `${name}:hour`;
+    ranges.set(fiveKey, totalRange(fiveKey, "probe_rank_5m", p.fiveFrom, p.fiveTo, cut.fiveFrom));
+    if ((spansMs[i] ?? 0) <= HOUR_MS) return [fiveKey];
+    ranges.set(name, totalRange(name, "probe_rank_1h", p.hourFrom, p.hourTo, cut.hourFrom));
+    return [name, fiveKey];
+  });
+  return { ranges: [...ranges.values()], windows };
+}
+
+/**
+ * A window's rows from the cut on, the complement of its kept totals: the hours from the cut (the
+ * whole days among them from probe_rank_1d, which the pass has summed again) and the 5-minute buckets
+ * from the cut. On a steady round that is the hour being rewritten and a bucket or two.
+ */
+function restParts(p: WindowParts, cut: RollupCut) {
+  const hourFrom = Math.max(p.hourFrom.getTime(), cut.hourFrom.getTime());
+  const hourTo = p.hourTo.getTime();
+  const dayFrom = Math.min(ceilTo(hourFrom, DAY_MS), hourTo);
+  const dayTo = Math.max(dayFrom, floorTo(hourTo, DAY_MS));
+  return {
+    hourFrom: new Date(hourFrom),
+    hourTo: p.hourTo,
+    dayFrom: new Date(dayFrom),
+    dayTo: new Date(dayTo),
+    fiveFrom: new Date(Math.max(p.fiveFrom.getTime(), cut.fiveFrom.getTime())),
+    fiveTo: p.fiveTo,
+  };
+}
+
 /**
  * The windows' rollup sums in two reads: `settled` starts at once with the rows before the cut (the
- * rollup pass never rewrites them, so it can run beside the pass on another session), `rest` reads
- * the rows from the cut once the pass has written them and adds both.
+ * rollup pass never rewrites them, so it can run beside the pass on another session), read from the
+ * running totals (planWindowTotals); `rest` reads the rows from the cut (restParts) once the pass has
+ * written them and adds both.
  */
 export function sumWindowsAroundPass(
   pool: SqlPool,
   endpointIds: readonly string[],
   parts: readonly WindowParts[],
+  spansMs: readonly number[],
   cut: RollupCut,
 ): { rest: () => Promise<ProbeRankSums[][]> } {
-  const windows = parts.map((p) => ({ endpointIds, ...p }));
-  const settled = sumProbeRankWindows(pool, windows, { before: cut });
+  const plan = planWindowTotals(parts, spansMs, cut);
+  const settled = sumProbeRankTotals(pool, endpointIds, plan.ranges, plan.windows);
   // Awaited by rest(); a pass that fails first must not leave this rejection unhandled.
   settled.catch(() => undefined);
   return {
     rest: async () => {
-      const rest = sumProbeRankWindows(pool, windows, { from: cut });
+      const rest = sumProbeRankWindows(
+        pool,
+        parts.map((p) => ({ endpointIds, ...restParts(p, cut) })),
+      );
       const [a, b] = await Promise.all([settled, rest]);
       return addWindowSums(a, b);
     },
