@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { SqlPool } from "../sql-pool.js";
-import type { SqlClient } from "../sql-client.js";
-import { dbDate } from "../timeseries/row-values.js";
+import type { SqlPool } from "../sql/sql-pool.js";
+import type { SqlClient } from "../sql/sql-client.js";
+import { dbDate } from "../sql/row-values.js";
 import { ALL_COLS, type ProbeRankSums } from "./probe-rank-rollups.js";
 import { toProbeRankSums, withSumsSession } from "./probe-rank-windows.js";
 import { VANTAGE_ORGANIZATION } from "./probe-samples.js";
