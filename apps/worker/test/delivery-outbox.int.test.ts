@@ -110,10 +110,13 @@ describe("delivery outbox: a worker killed between commit and enqueue (real proc
       // Its own sweeper would run only after a minute: the crash comes first.
       ALERT_DELIVERY_SWEEP_INTERVAL_MS: "60000",
     });
+    let killTimer: NodeJS.Timeout | undefined;
     const [, signal] = (await Promise.race([
       once(doomed.proc, "exit"),
-      new Promise((_, reject) => setTimeout(() => reject(new Error(`worker not killed:\n${doomed.log()}`)), 30_000)),
-    ])) as [number | null, NodeJS.Signals | null];
+      new Promise((_, reject) => {
+        killTimer = setTimeout(() => reject(new Error(`worker not killed:\n${doomed.log()}`)), 30_000);
+      }),
+    ]).finally(() => clearTimeout(killTimer))) as [number | null, NodeJS.Signals | null];
     assert.equal(signal, "SIGKILL");
     const rows = await db.prisma.delivery.findMany({ where: { organizationId: ORG } });
     assert.equal(rows.length, 1, "one delivery row committed");
