@@ -131,7 +131,10 @@ describe("node lag against the consensus head (real PostgreSQL, real writer)", (
   test("a leader's batch that arrives after its follower's revises the follower's stored lag", async () => {
     const tracker = createNetworkHeadTracker({ sql: db.pool }, { refreshMs: 0 });
     const writer = createIngestWriter({ pool: db.pool }, { networkHeads: tracker, maxDelayMs: 1 });
-    const t0 = Date.now() - 60_000;
+    // On a slot boundary, so no block falls between the leader's sample (t0 + 5 s) and the follower's (t0 + 5.3 s):
+    // the leader's head is ahead of its own head time, so it is projected from its observation time, and a block
+    // in between would make the follower's true lag 39 (the test failed so about one run in seven).
+    const t0 = timeOf(heightAt(Date.now() - 60_000));
     // Both level at first.
     await writer.write(job("a-leader", t0, heightAt(t0)));
     await writer.write(job("a-follower", t0 + 300, heightAt(t0 + 300)));
