@@ -15,6 +15,7 @@
 //                                                   scripts/e2e.sh
 //   node scripts/run-suites.mjs record-counts       write the tally's per-suite test counts to
 //                                                   scripts/test-counts.json (after adding or removing tests)
+import { countResults } from "./count-results.mjs";
 import { spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -32,23 +33,6 @@ function readTally() {
 function writeTally(tally) {
   mkdirSync(path.dirname(tallyFile), { recursive: true });
   writeFileSync(tallyFile, JSON.stringify(tally, null, 2));
-}
-
-/** node:test TAP/spec closing lines and Playwright's list reporter lines. */
-function countResults(output) {
-  const num = (re) => {
-    let total = 0;
-    let seen = false;
-    for (const m of output.matchAll(re)) {
-      total += Number(m[1]);
-      seen = true;
-    }
-    return seen ? total : null;
-  };
-  const passed = num(/^# pass (\d+)$/gm) ?? num(/^ℹ pass (\d+)$/gm) ?? num(/^\s+(\d+) passed\b/gm) ?? 0;
-  const failed = num(/^# fail (\d+)$/gm) ?? num(/^ℹ fail (\d+)$/gm) ?? num(/^\s+(\d+) failed\b/gm) ?? 0;
-  const skipped = num(/^# skipped (\d+)$/gm) ?? num(/^ℹ skipped (\d+)$/gm) ?? num(/^\s+(\d+) skipped\b/gm) ?? 0;
-  return { passed, failed, skipped };
 }
 
 /** Time limit of one workspace suite (SUITE_TIME_LIMIT_S, default 30 min: the slowest suite takes about 6). */
@@ -93,7 +77,7 @@ function runSuite(name, command, args, cwd) {
       if (code !== 0 && counts.failed === 0) counts.failed = 1;
       const seconds = Math.round((Date.now() - started) / 100) / 10;
       process.stderr.write(
-        `    ${name}: ${counts.passed} passed, ${counts.failed} failed (${seconds}s, exit ${code})\n`,
+        `    ${name}: ${counts.passed} passed, ${counts.failed} failed${counts.flaky ? `, ${counts.flaky} flaky` : ""} (${seconds}s, exit ${code})\n`,
       );
       resolve({ name, exitCode: code, seconds, ...counts });
     });
@@ -142,7 +126,8 @@ function readCounts() {
   return existsSync(countsFile) ? JSON.parse(readFileSync(countsFile, "utf8")) : {};
 }
 
-const reportedTests = (s) => s.passed + s.failed + s.skipped;
+/** A flaky test (failed, then passed on Playwright's retry) reported too: it is not a lost report. */
+const reportedTests = (s) => s.passed + s.failed + s.skipped + (s.flaky ?? 0);
 /** A narrowed e2e run (E2E_GREP) runs fewer tests on purpose: neither held to nor recorded as the count. */
 const isNarrowed = (s, tally) => s.name === "e2e" && Boolean(tally.e2e?.grep);
 
@@ -224,17 +209,18 @@ if (mode === "workspaces") {
   writeTally({ suites: [], fast, expectedWorkspaces: [], e2e: { expected: !fast, started: false } });
 } else if (mode === "summary") {
   const tally = readTally();
-  const sum = (k) => tally.suites.reduce((a, s) => a + s[k], 0);
+  const sum = (k) => tally.suites.reduce((a, s) => a + (s[k] ?? 0), 0);
   for (const s of tally.suites) {
     process.stdout.write(
-      `  ${s.name.padEnd(20)} ${String(s.passed).padStart(4)} passed ${String(s.failed).padStart(3)} failed ${String(s.skipped).padStart(3)} skipped  ${s.seconds}s\n`,
+      `  ${s.name.padEnd(20)} ${String(s.passed).padStart(4)} passed ${String(s.failed).padStart(3)} failed ${String(s.skipped).padStart(3)} skipped  ${s.seconds}s${s.flaky ? `  (${s.flaky} flaky: passed on retry)` : ""}\n`,
     );
   }
   const problems = findMissingResults(tally);
   for (const problem of problems) process.stdout.write(`  FAILED: ${problem}\n`);
   const failed = sum("failed") + problems.length;
   const note = tally.fast ? " (fast: build and e2e suite skipped)" : "";
-  process.stdout.write(`tests: ${sum("passed")} passed, ${failed} failed, ${sum("skipped")} skipped${note}\n`);
+  const flaky = sum("flaky") ? `, ${sum("flaky")} flaky (passed on retry)` : "";
+  process.stdout.write(`tests: ${sum("passed")} passed, ${failed} failed, ${sum("skipped")} skipped${flaky}${note}\n`);
   process.exit(failed > 0 || tally.suites.length === 0 ? 1 : 0);
 } else if (mode === "record-counts") {
   const tally = readTally();

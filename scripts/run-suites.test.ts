@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import { after, describe, it } from "node:test";
+import { countResults } from "./count-results.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const guard = pathToFileURL(path.join(root, "packages/config/src/test-exit-guard.ts")).href;
@@ -90,6 +91,25 @@ describe("run-suites summary: the per-suite test counts", () => {
     assert.equal(run.status, 1);
     assert.match(run.stdout, /FAILED: packages\/a: reported 9 tests, fewer than the 10/);
     assert.match(run.stdout, /^tests: 13 passed, 1 failed, 2 skipped/m);
+  });
+
+  it("counts a flaky Playwright test (passed on retry) as reported, and shows it", () => {
+    const output = "  1 flaky\n    [ui] › specs/x.spec.ts:35:3 › x › y \n  34 passed (12.1m)\n";
+    const counts = countResults(output);
+    assert.deepEqual(counts, { passed: 34, failed: 0, skipped: 0, flaky: 1 });
+    const run = summarize([{ ...suite("e2e", 34), skipped: 0, ...counts }], { e2e: 35 });
+    assert.equal(run.status, 0, run.stdout);
+    assert.match(run.stdout, /1 flaky: passed on retry/);
+    assert.match(run.stdout, /^tests: 34 passed, 0 failed, 0 skipped, 1 flaky \(passed on retry\)/m);
+    const short = summarize([{ ...suite("e2e", 33), skipped: 0, ...countResults("  1 flaky\n  33 passed\n") }], {
+      e2e: 35,
+    });
+    assert.equal(short.status, 1, "34 reported of 35 still fails");
+  });
+
+  it("reads node:test's TAP and spec closing lines", () => {
+    assert.deepEqual(countResults("# pass 7\n# fail 1\n# skipped 2\n"), { passed: 7, failed: 1, skipped: 2, flaky: 0 });
+    assert.deepEqual(countResults("ℹ pass 4\nℹ fail 0\n"), { passed: 4, failed: 0, skipped: 0, flaky: 0 });
   });
 
   it("does not hold a narrowed e2e run (E2E_GREP) to the full count", () => {
