@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { SqlClient } from "../sql/sql-client.js";
-import { withTransaction } from "../sql/sql-client.js";
 import { dbDate, dbNumber, dbNumberOrNull } from "../sql/row-values.js";
 
 export const RankingWindow = z.enum(["1h", "24h", "7d"]);
@@ -68,6 +67,10 @@ export type RankingKey = z.infer<typeof RankingKey>;
 
 const RANKING_COLUMNS = `rank, score, status, samples, ok_samples, p50_ms, p95_ms, lag_blocks, availability,
   head_regressions, components, updated_at`;
+const RANKING_UPDATE_SET = RANKING_COLUMNS.split(",")
+  .map((c) => c.trim())
+  .map((c) => `${c} = excluded.${c}`)
+  .join(", ");
 
 /**
  * Writes one snapshot's rows in place inside the caller's transaction: rows of endpoints no longer in
@@ -81,16 +84,6 @@ async function writeRankingRows(
   updatedAt: Date,
 ): Promise<void> {
   const ids = parsed.map((r) => r.endpointId);
-  await sql.query(
-    `DELETE FROM endpoint_rankings WHERE network = $1 AND "window" = $2 AND region = $3
-       AND endpoint_id <> ALL($4::uuid[])`,
-    [k.network, k.window, k.region, ids],
-  );
-  if (parsed.length === 0) return;
-  const set = RANKING_COLUMNS.split(",")
-    .map((c) => c.trim())
-    .map((c) => `${c} = excluded.${c}`)
-    .join(", ");
   // The rows as one JSON document (one JSON.stringify; no array literal of escaped JSON strings per column).
   const rows = JSON.stringify(
     parsed.map((r) => ({
@@ -108,15 +101,20 @@ async function writeRankingRows(
       components: r.components,
     })),
   );
+  // One statement: the rows of endpoints no longer in the snapshot go, the others are upserted (disjoint
+  // sets, so the two parts of the statement never touch the same row).
   await sql.query(
-    `INSERT INTO endpoint_rankings (network, "window", region, endpoint_id, ${RANKING_COLUMNS})
+    `WITH gone AS (
+       DELETE FROM endpoint_rankings WHERE network = $1 AND "window" = $2 AND region = $3
+         AND endpoint_id <> ALL($6::uuid[]))
+     INSERT INTO endpoint_rankings (network, "window", region, endpoint_id, ${RANKING_COLUMNS})
      SELECT $1, $2, $3, t.endpoint_id, t.rank, t.score, t.status, t.samples, t.ok_samples, t.p50_ms, t.p95_ms,
        t.lag_blocks, t.availability, t.head_regressions, t.components, $5::timestamptz
      FROM json_to_recordset($4::json)
        AS t(endpoint_id uuid, rank int, score float8, status text, samples int, ok_samples int, p50_ms float8,
             p95_ms float8, lag_blocks float8, availability float8, head_regressions int, components jsonb)
-     ON CONFLICT (network, "window", region, endpoint_id) DO UPDATE SET ${set}`,
-    [k.network, k.window, k.region, rows, updatedAt],
+     ON CONFLICT (network, "window", region, endpoint_id) DO UPDATE SET ${RANKING_UPDATE_SET}`,
+    [k.network, k.window, k.region, rows, updatedAt, ids],
   );
 }
 
@@ -142,14 +140,64 @@ export async function replaceEndpointRankingSets(
   sets: ReadonlyArray<{ key: RankingKey; rows: readonly EndpointRankingRow[] }>,
   updatedAt: Date,
 ): Promise<void> {
-  const parsed = sets.map((s) => {
-    if (!Array.isArray(s.rows)) z.array(EndpointRankingRow).parse(s.rows);
-    for (const row of s.rows) checkRankingRow(row);
-    return { key: RankingKey.parse(s.key), rows: s.rows };
-  });
-  await withTransaction(sql, async () => {
-    for (const s of parsed) await writeRankingRows(sql, s.key, s.rows, updatedAt);
-  });
+  const writer = await beginRankingWrite(sql, updatedAt);
+  for (const s of sets) writer.add(s.key, s.rows);
+  await writer.commit();
+}
+
+/** A transaction that takes snapshots as they are computed (beginRankingWrite). */
+export interface RankingWrite {
+  /** Checks the rows now and queues the snapshot's statements behind the ones before it. */
+  add(key: RankingKey, rows: readonly EndpointRankingRow[]): void;
+  /** Waits for every queued snapshot and commits; on any failure rolls back and throws it. */
+  commit(): Promise<void>;
+  /** Rolls back (after a failure of the caller's own while computing snapshots). */
+  rollback(): Promise<void>;
+}
+
+/**
+ * Opens one transaction on `sql` (one session) for several snapshots, written while the caller computes
+ * the next: `add` chains a snapshot's statement behind the ones before it without waiting for it, so
+ * the database writes one snapshot while the caller scores the next (the caller yields to the event
+ * loop between snapshots so the next statement can start). Readers still see every old snapshot or
+ * every new one. A row that fails its check throws from `add` (call `rollback`).
+ */
+export async function beginRankingWrite(sql: SqlClient, updatedAt: Date): Promise<RankingWrite> {
+  await sql.query("BEGIN");
+  // One statement at a time on the session: each snapshot's statement starts when the one before ends.
+  let tail: Promise<unknown> = Promise.resolve();
+  let failure: unknown = null;
+  let done = false;
+  const rollback = async (): Promise<void> => {
+    if (done) return;
+    done = true;
+    await tail;
+    await sql.query("ROLLBACK").catch(() => undefined);
+  };
+  return {
+    add(key, rows) {
+      if (done) throw new Error("ranking write already ended");
+      if (!Array.isArray(rows)) z.array(EndpointRankingRow).parse(rows);
+      for (const row of rows) checkRankingRow(row);
+      const k = RankingKey.parse(key);
+      // A failed statement fails commit(), never an unhandled rejection while the caller computes; after
+      // one, the transaction is aborted and the rest are not sent.
+      tail = tail
+        .then(() => (failure === null ? writeRankingRows(sql, k, rows, updatedAt) : undefined))
+        .catch((error: unknown) => (failure ??= error));
+    },
+    async commit() {
+      if (done) throw new Error("ranking write already ended");
+      await tail;
+      if (failure !== null) {
+        await rollback();
+        throw failure;
+      }
+      done = true;
+      await sql.query("COMMIT");
+    },
+    rollback,
+  };
 }
 
 /** The stored orders of every snapshot of a network, by `${window}/${region}`: the hysteresis input in one read. */

@@ -6,13 +6,11 @@ import {
   listRankingOrders,
   pruneEndpointFreshnessMinutes,
   pruneProbeRankRollups,
-  replaceEndpointRankingSets,
+  beginRankingWrite,
   setEndpointStatuses,
   upsertEndpointFreshnessMinutes,
   type ProbeRankSums,
   type DirectoryEndpoint,
-  type EndpointRankingRow,
-  type RankingKey,
   type EndpointStatusValue,
 } from "@rpcpulse/db/directory";
 import { type SqlPool } from "@rpcpulse/db/sql";
@@ -60,6 +58,9 @@ export {
   type RankDirectoryOptions,
   type RankDirectoryReport,
 } from "./rank-shared.js";
+
+/** Windows whose views the uptime needs are scored first (their views exist already). */
+const windowOrder = (w: ScoreWindow): number => (w === "24h" ? 0 : w === "7d" ? 1 : 2);
 
 /** 5-minute buckets are kept this long (the 1 h window and the hour being filled). */
 const FIVE_MIN_RETENTION_MS = 6 * HOUR_MS;
@@ -280,14 +281,20 @@ export async function rankDirectory(
     const d30 = serverUptime30d(sums[RANK_WINDOWS.length] ?? [], now, pass.watermark, pass.recent);
     const viewsOf = new Map<ScoreWindow, SummaryView[]>();
     const groups = groupRecent(pass.recent);
-    RANK_WINDOWS.forEach((window, i) => {
-      const sources = windowSources(sums[i] ?? [], parts[i]!.start, now, pass.watermark, groups);
-      viewsOf.set(window, buildSummaryViews(sources, { blockIntervalMs, claimants, overallRegion: ALL_REGIONS }));
-    });
-    timings.windowsMs += performance.now() - mark;
-    mark = performance.now();
+    const viewsFor = (window: ScoreWindow): SummaryView[] => {
+      let views = viewsOf.get(window);
+      if (!views) {
+        const i = RANK_WINDOWS.indexOf(window);
+        const sources = windowSources(sums[i] ?? [], parts[i]!.start, now, pass.watermark, groups);
+        views = buildSummaryViews(sources, { blockIntervalMs, claimants, overallRegion: ALL_REGIONS });
+        viewsOf.set(window, views);
+      }
+      return views;
+    };
+    // The uptime every snapshot carries needs the 24 h and 7 d views; the others are built while the
+    // database writes the first snapshots.
     for (const id of ids) {
-      const [h24, d7] = (["24h", "7d"] as const).map((w) => totalOf(viewsOf.get(w)?.[0]?.summaries.get(id)));
+      const [h24, d7] = (["24h", "7d"] as const).map((w) => totalOf(viewsFor(w)[0]?.summaries.get(id)));
       const a30 = d30.get(id);
       const share = (t: ProbeSummary | undefined, n: (t: ProbeSummary) => number) =>
         t && t.probes ? n(t) / t.probes : null;
@@ -298,52 +305,69 @@ export async function rankDirectory(
         lagging: { h24: share(h24, lagging), d7: share(d7, lagging), d30: share(a30, lagging) },
       });
     }
+    timings.windowsMs += performance.now() - mark;
+    mark = performance.now();
 
     const orders = await listRankingOrders(deps.pool, network);
-    const sets: Array<{ key: RankingKey; rows: EndpointRankingRow[] }> = [];
-    for (const window of RANK_WINDOWS) {
-      const views = viewsOf.get(window) ?? [];
-      const overall = views[0];
-      const regressions = new Map(
-        ids.map((id) => [id, Math.round(totalOf(overall?.summaries.get(id)).headRegressions)]),
-      );
-      for (const view of views) {
-        const scores = ids.map((id) =>
-          scoreSummary({
-            endpointId: id,
-            window,
-            byRegion: view.summaries.get(id) ?? new Map(),
-            recent: view.recent.get(id) ?? [],
-            capabilities: asReport(caps.get(id)?.report),
-            blockIntervalMs,
-            freshness: limits,
-          }),
-        );
-        // Overall view: the status needs a quorum of the reporting server regions (region-quorum.ts).
-        const q =
-          view.region === ALL_REGIONS
-            ? applyRegionQuorum(
-                scores,
-                { window, now, blockIntervalMs, freshness: limits, summaries: view.summaries, samples: regionSamples },
-                quorum,
-              )
-            : undefined;
-        const key = { network, window, region: view.region };
-        const rows = buildRankingSnapshot(orders.get(`${window}/${view.region}`) ?? [], q?.scores ?? scores, {
-          uptime,
-          regressions,
-          notes: view.notes,
-          now: new Date(now),
-          quorum: q?.verdicts,
-        });
-        sets.push({ key, rows });
-        snapshots++;
-      }
-    }
-    // Every snapshot of the network in one transaction: readers see the whole previous round or this one.
+    // Every snapshot of the network in one transaction (readers see the whole previous round or this
+    // one), each queued as soon as it is scored so the database writes it while the next is scored.
     const client = await deps.pool.connect();
     try {
-      await replaceEndpointRankingSets(client, sets, new Date(now));
+      const writer = await beginRankingWrite(client, new Date(now));
+      try {
+        for (const window of [...RANK_WINDOWS].sort((a, b) => windowOrder(a) - windowOrder(b))) {
+          const views = viewsFor(window);
+          const overall = views[0];
+          const regressions = new Map(
+            ids.map((id) => [id, Math.round(totalOf(overall?.summaries.get(id)).headRegressions)]),
+          );
+          for (const view of views) {
+            const scores = ids.map((id) =>
+              scoreSummary({
+                endpointId: id,
+                window,
+                byRegion: view.summaries.get(id) ?? new Map(),
+                recent: view.recent.get(id) ?? [],
+                capabilities: asReport(caps.get(id)?.report),
+                blockIntervalMs,
+                freshness: limits,
+              }),
+            );
+            // Overall view: the status needs a quorum of the reporting server regions (region-quorum.ts).
+            const q =
+              view.region === ALL_REGIONS
+                ? applyRegionQuorum(
+                    scores,
+                    {
+                      window,
+                      now,
+                      blockIntervalMs,
+                      freshness: limits,
+                      summaries: view.summaries,
+                      samples: regionSamples,
+                    },
+                    quorum,
+                  )
+                : undefined;
+            const key = { network, window, region: view.region };
+            const rows = buildRankingSnapshot(orders.get(`${window}/${view.region}`) ?? [], q?.scores ?? scores, {
+              uptime,
+              regressions,
+              notes: view.notes,
+              now: new Date(now),
+              quorum: q?.verdicts,
+            });
+            writer.add(key, rows);
+            snapshots++;
+            // Lets the session send the queued statements before the next view is scored.
+            await new Promise<void>((resolve) => setImmediate(resolve));
+          }
+        }
+      } catch (error) {
+        await writer.rollback();
+        throw error;
+      }
+      await writer.commit();
     } finally {
       client.release();
     }
