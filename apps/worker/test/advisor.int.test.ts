@@ -5,7 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { Writable } from "node:stream";
 import { createLogger } from "@rpcpulse/config";
 import { insertNodeSamples, insertRemoteIps } from "@rpcpulse/db/fleet";
-import { createTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, getQueue, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
 import { parseWorkerEnv } from "../src/env.js";
@@ -35,7 +35,7 @@ describe("advisor job in the worker (PostgreSQL + Redis)", () => {
     db = await createTestDatabase();
     prefix = uniquePrefix();
     redis = createRedisConnection(SHARED_REDIS_URL, { role: "worker" });
-    await db.prisma.organization.create({ data: { id: "org-w", name: "w", slug: "org-w" } });
+    await createTestOrg(db, { id: "org-w", name: "w" });
     const network = await db.prisma.network.findUniqueOrThrow({ where: { slug: "hive" } });
     for (const name of Object.keys(nodes) as (keyof typeof nodes)[]) {
       const node = await db.prisma.node.create({

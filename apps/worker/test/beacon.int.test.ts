@@ -18,7 +18,13 @@ import { gunzipSync } from "node:zlib";
 import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
 import { listBeaconSeries, listNodeBeaconLatest, writeBeaconSamples } from "@rpcpulse/db/fleet";
-import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
+import {
+  createTestDatabase,
+  createTestOrg,
+  createTimescaleTestDatabase,
+  type TestDatabase,
+  waitFor,
+} from "@rpcpulse/db/testing";
 import { agentBatchSchema } from "@rpcpulse/domain";
 import { startHttpReceiver } from "@rpcpulse/notify/testing";
 import { closeQueues, createRedisConnection, type Redis } from "@rpcpulse/queue";
@@ -96,7 +102,7 @@ describe("consensus client: agent → ingest → worker → alert", { timeout: 1
 
   it("stores the beacon readings with the own-EL check, and alerts when the beacon node falls behind", async () => {
     try {
-      await db.prisma.organization.create({ data: { id: ORG, name: "Beacon", slug: ORG } });
+      await createTestOrg(db, { id: ORG, name: "Beacon" });
       const ctx: ServiceContext = { userId: "u-b", organizationId: ORG, organizationSlug: ORG, role: "owner" };
       const deps = {
         prisma: db.prisma,
@@ -236,7 +242,7 @@ describe("consensus client: the same agent and production steps on TimescaleDB (
       await ts.sql.query(
         `INSERT INTO networks (slug, chain_slug, name, block_interval_ms, chain_id) VALUES ('ethereum-mainnet', 'ethereum', 'Ethereum', 12000, 1)`,
       );
-      await ts.sql.query("INSERT INTO organizations (id, name, slug) VALUES ('org_ts', 'org_ts', 'org_ts')");
+      await createTestOrg(ts, { id: "org_ts" });
       const { rows } = await ts.sql.query(
         `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url)
          SELECT 'org_ts', id, 'ethereum', 'geth', 'geth-ts', $1 FROM networks RETURNING id`,

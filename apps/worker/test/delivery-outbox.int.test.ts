@@ -8,7 +8,7 @@ import { once } from "node:events";
 import path from "node:path";
 import { after, before, describe, it } from "node:test";
 import { fileURLToPath } from "node:url";
-import { createTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { startHttpReceiver } from "@rpcpulse/notify/testing";
 import { closeQueues, createRedisConnection, getQueue, type QueueTarget, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
@@ -82,7 +82,7 @@ describe("delivery outbox: a worker killed between commit and enqueue (real proc
   });
 
   it("the committed, never-queued delivery is found by the sweepers and sent once", async () => {
-    await db.prisma.organization.create({ data: { id: ORG, name: "Outbox", slug: ORG } });
+    await createTestOrg(db, { id: ORG, name: "Outbox" });
     const ctx: ServiceContext = { userId: "u-outbox", organizationId: ORG, organizationSlug: ORG, role: "owner" };
     const deps = { prisma: db.prisma, sql: db.pool, queue: target, secretsKey: deriveSecretsKey(SECRETS) };
     const { node } = await enrollNode(deps, ctx, {

@@ -17,7 +17,13 @@ import { gunzipSync } from "node:zlib";
 import { after, before, describe, it } from "node:test";
 import { insertNodeSamples, type NodeSampleInput } from "@rpcpulse/db/fleet";
 import { type SqlClient } from "@rpcpulse/db/sql";
-import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
+import {
+  createTestDatabase,
+  createTestOrg,
+  createTimescaleTestDatabase,
+  type TestDatabase,
+  waitFor,
+} from "@rpcpulse/db/testing";
 import { agentBatchSchema, findNetwork } from "@rpcpulse/domain";
 import { closeQueues, createRedisConnection, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
@@ -193,7 +199,7 @@ describe("lag truth on two real Ethereum nodes (Hardhat 2)", { timeout: 240_000 
       const [a, b] = await Promise.all([startHardhatNode(), startHardhatNode()]);
       nodes.push(a!, b!);
       const orgId = `org_truth_${prefix.slice(-6)}`;
-      await db.pool.query("INSERT INTO organizations (id, name, slug) VALUES ($1, $1, $1)", [orgId]);
+      await createTestOrg(db, { id: orgId });
       const ea = await enroll(db.pool, orgId, "hardhat-a");
       const eb = await enroll(db.pool, orgId, "hardhat-b");
       const ingestPort = await freePort();
@@ -261,7 +267,7 @@ describe("lag truth on two real Ethereum nodes (Hardhat 2)", { timeout: 240_000 
         `INSERT INTO networks (slug, chain_slug, name, block_interval_ms, chain_id, testnet) VALUES ($1, 'ethereum', $2, $3, $4, true)`,
         [sepolia.slug, sepolia.name, sepolia.blockIntervalMs, sepolia.chainId],
       );
-      await ts.sql.query("INSERT INTO organizations (id, name, slug) VALUES ('org_ts', 'org_ts', 'org_ts')");
+      await createTestOrg(ts, { id: "org_ts" });
       const ea = await enroll(ts.sql, "org_ts", "hardhat-a");
       const eb = await enroll(ts.sql, "org_ts", "hardhat-b");
       const { rows } = await ts.sql.query(

@@ -9,7 +9,13 @@ import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
 import { findNetwork } from "@rpcpulse/domain";
 import { insertProducer } from "@rpcpulse/db/producers";
-import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
+import {
+  createTestDatabase,
+  createTestOrg,
+  createTimescaleTestDatabase,
+  type TestDatabase,
+  waitFor,
+} from "@rpcpulse/db/testing";
 import { startHttpReceiver } from "@rpcpulse/notify/testing";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import { closeQueues, createRedisConnection, type Redis } from "@rpcpulse/queue";
@@ -60,7 +66,7 @@ describe("producers: witnesses read by the worker from simnet", () => {
   });
 
   it("reads the witness, records a miss with its block and delivers the alert", async () => {
-    await db.prisma.organization.create({ data: { id: ORG, name: "Producers", slug: ORG } });
+    await createTestOrg(db, { id: ORG, name: "Producers" });
     const ctx: ServiceContext = { userId: "u-p", organizationId: ORG, organizationSlug: ORG, role: "owner" };
     const deps = {
       prisma: db.prisma,
@@ -169,7 +175,7 @@ describe("producers: the same read in TimescaleDB mode (PGlite)", () => {
         `INSERT INTO networks (slug, chain_slug, name, block_interval_ms) VALUES ('hive', 'hive', $1, $2)`,
         [hive.name, hive.blockIntervalMs],
       );
-      await ts.sql.query(`INSERT INTO organizations (id, name, slug) VALUES ('o1', 'O', 'o1')`);
+      await createTestOrg(ts, { id: "o1", name: "O" });
       await ts.sql.query(
         `INSERT INTO public_endpoints (network_id, api_family, url, name, status)
          SELECT id, 'hive', $1, 'sim', 'active' FROM networks WHERE slug = 'hive'`,

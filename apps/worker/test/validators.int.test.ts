@@ -10,7 +10,13 @@ import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
 import { findNetwork } from "@rpcpulse/domain";
 import { insertProducer } from "@rpcpulse/db/producers";
-import { createTestDatabase, createTimescaleTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
+import {
+  createTestDatabase,
+  createTestOrg,
+  createTimescaleTestDatabase,
+  type TestDatabase,
+  waitFor,
+} from "@rpcpulse/db/testing";
 import { startHttpReceiver } from "@rpcpulse/notify/testing";
 import { createSafeHttpClient } from "@rpcpulse/prober";
 import { closeQueues, createRedisConnection, type Redis } from "@rpcpulse/queue";
@@ -67,7 +73,7 @@ describe("validators: read by the worker from simnet's sidecar", () => {
   });
 
   it("records offline reports, low era points and leaving the set, and delivers each alert", async () => {
-    await db.prisma.organization.create({ data: { id: ORG, name: "Validators", slug: ORG } });
+    await createTestOrg(db, { id: ORG, name: "Validators" });
     const ctx: ServiceContext = { userId: "u-v", organizationId: ORG, organizationSlug: ORG, role: "owner" };
     const deps = {
       prisma: db.prisma,
@@ -222,7 +228,7 @@ describe("validators: the same read in TimescaleDB mode (PGlite)", () => {
         `INSERT INTO networks (slug, chain_slug, name, block_interval_ms) VALUES ('polkadot', 'polkadot', $1, $2)`,
         [dot.name, dot.blockIntervalMs],
       );
-      await ts.sql.query(`INSERT INTO organizations (id, name, slug) VALUES ('o1', 'O', 'o1')`);
+      await createTestOrg(ts, { id: "o1", name: "O" });
       await ts.sql.query(
         `INSERT INTO public_endpoints (network_id, api_family, url, name, status)
          SELECT id, 'sidecar', $1, 'sim', 'active' FROM networks WHERE slug = 'polkadot'`,

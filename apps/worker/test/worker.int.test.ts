@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
 import { insertNodeSamples } from "@rpcpulse/db/fleet";
-import { createTestDatabase, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestOrg, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, enqueueMaintenance, getQueue, type Redis } from "@rpcpulse/queue";
 import { parseWorkerEnv } from "../src/env.js";
 import { startWorker, type RunningWorker } from "../src/start-worker.js";
@@ -158,7 +158,7 @@ describe("worker against real PostgreSQL (plain mode) and Redis", () => {
 
   it("precomputes the uptime days of a component added to a public status page within one interval", async () => {
     const network = await db.prisma.network.findUniqueOrThrow({ where: { slug: "hive" } });
-    await db.prisma.organization.create({ data: { id: "org-worker-status", name: "s", slug: "org-worker-status" } });
+    await createTestOrg(db, { id: "org-worker-status", name: "s" });
     const node = await db.prisma.node.create({
       data: {
         organizationId: "org-worker-status",

@@ -2,7 +2,8 @@ import type { Snippet } from "@rpcpulse/advisor";
 import { AppError } from "@rpcpulse/config";
 import { z } from "zod";
 import type { ServiceContext, ServiceDeps } from "../context.js";
-import { listSuggestions, type SuggestionView } from "./manage-suggestions.js";
+import { listSuggestions } from "./list-suggestions.js";
+import type { SuggestionView } from "./suggestion-view.js";
 
 /**
  * Open suggestions of an organization (or one node) as a shell script for review. RPC Pulse never

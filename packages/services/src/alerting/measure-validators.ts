@@ -3,7 +3,7 @@
  * rows @rpcpulse/db reads (validator_latest, validator_offline_reports).
  */
 import type { ValidatorOfflineReportRow, ValidatorStatusRow } from "@rpcpulse/db/producers";
-import { MIN_ERA_PROGRESS } from "../producers/manage-validators.js";
+import { MIN_ERA_PROGRESS } from "../producers/validator-view.js";
 import type { Measurement } from "./measure.js";
 import { FRESH_READING_MS } from "./measure-producers.js";
 import type { AlertRuleType } from "./rule-params.js";

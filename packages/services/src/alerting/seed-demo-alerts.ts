@@ -3,8 +3,8 @@ import { findOrganizationOwner } from "@rpcpulse/db/orgs";
 import { listOrganizationAlertChannels, listOrganizationAlertRules } from "@rpcpulse/db/alerting";
 import type { ServiceContext } from "../context.js";
 import type { AlertingDeps } from "./alerting-deps.js";
-import { createAlertChannel } from "./manage-alert-channels.js";
-import { createAlertRule } from "./manage-alert-rules.js";
+import { createAlertChannel } from "./channels/create-alert-channel.js";
+import { createAlertRule } from "./rules/create-alert-rule.js";
 
 export interface SeededDemoAlerts {
   channels: string[];

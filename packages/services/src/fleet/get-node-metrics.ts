@@ -11,7 +11,7 @@ import {
 import { type SqlClient } from "@rpcpulse/db/sql";
 import { z } from "zod";
 import type { ServiceContext, ServiceDeps } from "../context.js";
-import { getNode } from "./manage-nodes.js";
+import { getNode } from "./nodes/get-node.js";
 import { computeNodeStatus, type NodeStatus } from "./node-status.js";
 import { describePublicHead, type PublicHeadView } from "./public-head-view.js";
 

@@ -4,8 +4,9 @@ import { listOrganizationNodeRows } from "@rpcpulse/db/fleet";
 import { API_FAMILIES, NETWORKS } from "@rpcpulse/domain";
 import { z } from "zod";
 import type { ServiceContext, ServiceDeps } from "../context.js";
-import { rotateAgentToken, type AgentTokenDeps } from "./manage-agent-tokens.js";
-import { enrollNode } from "./manage-nodes.js";
+import type { AgentTokenDeps } from "./agent-tokens/agent-token-deps.js";
+import { rotateAgentToken } from "./agent-tokens/rotate-agent-token.js";
+import { enrollNode } from "./nodes/enroll-node.js";
 
 /** One simulated node of the demo fleet, as simnet's config file describes it. */
 export const DemoNodeSpec = z.object({

@@ -2,7 +2,7 @@ import { AppError } from "@rpcpulse/config";
 import { findOrganizationOwner } from "@rpcpulse/db/orgs";
 import { type PrismaClient, type SqlClient } from "@rpcpulse/db/sql";
 import type { ServiceContext } from "../context.js";
-import { registerProducer } from "./manage-producers.js";
+import { registerProducer } from "./register-producer.js";
 
 /**
  * Demo only: the demo organization watches the witnesses simnet's demo config puts in trouble (misses

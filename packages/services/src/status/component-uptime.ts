@@ -11,7 +11,7 @@ import {
 } from "@rpcpulse/db/status";
 import { type SqlClient } from "@rpcpulse/db/sql";
 import { FRESH_READING_MS } from "../alerting/measure-producers.js";
-import { LOW_POINTS_SHARE, MIN_ERA_PROGRESS } from "../producers/manage-validators.js";
+import { LOW_POINTS_SHARE, MIN_ERA_PROGRESS } from "../producers/validator-view.js";
 import { CONSENSUS_DEGRADED_SLOTS, CONSENSUS_MAJOR_SLOTS } from "./consensus-components.js";
 
 export const UPTIME_DAYS = 90;

@@ -3,7 +3,7 @@ import { type SqlClient } from "@rpcpulse/db/sql";
 import { findNetwork } from "@rpcpulse/domain";
 import { FRESH_READING_MS } from "../alerting/measure-producers.js";
 import { describeMissBlocks } from "../producers/find-missed-blocks.js";
-import { FEED_LATE_HOURS } from "../producers/manage-producers.js";
+import { FEED_LATE_HOURS } from "../producers/producer-view.js";
 import type { ComponentState } from "./component-state.js";
 import { deriveValidatorComponent, loadValidatorReadings, type PublicValidator } from "./validator-components.js";
 

@@ -7,7 +7,7 @@ import {
 } from "@rpcpulse/db/producers";
 import { type SqlClient } from "@rpcpulse/db/sql";
 import { FRESH_READING_MS } from "../alerting/measure-producers.js";
-import { LOW_POINTS_SHARE, MIN_ERA_PROGRESS } from "../producers/manage-validators.js";
+import { LOW_POINTS_SHARE, MIN_ERA_PROGRESS } from "../producers/validator-view.js";
 import type { ComponentState } from "./component-state.js";
 
 /**

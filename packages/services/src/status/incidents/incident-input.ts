@@ -3,7 +3,7 @@ import { findOrgStatusPage } from "@rpcpulse/db/status";
 import { z } from "zod";
 import { type ServiceContext, type ServiceDeps } from "../../context.js";
 import { notifyStatusSubscribers, type IncidentEvent, type StatusNotifyDeps } from "../notify-subscribers.js";
-import { requireUuid } from "../ids.js";
+import { requireUuid } from "../../ids.js";
 
 export const Status = z.enum(["investigating", "identified", "monitoring", "resolved"]);
 

@@ -2,7 +2,7 @@ import { AppError } from "@rpcpulse/config";
 import { updateIncidentFields } from "@rpcpulse/db/status";
 import { z } from "zod";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../../context.js";
-import { requireUuid } from "../ids.js";
+import { requireUuid } from "../../ids.js";
 import { invalidateStatusSnapshots } from "../snapshot-cache.js";
 import { Impact } from "./incident-input.js";
 

@@ -2,7 +2,7 @@ import { AppError } from "@rpcpulse/config";
 import { findListableEndpoint, findOrgNodeName, insertStatusComponent } from "@rpcpulse/db/status";
 import { listProducerStatuses } from "@rpcpulse/db/producers";
 import { requireRole, type ServiceContext } from "../../context.js";
-import { requireUuid } from "../ids.js";
+import { requireUuid } from "../../ids.js";
 import { findOrgConsensusNode } from "../consensus-components.js";
 import { invalidateStatusSnapshots } from "../snapshot-cache.js";
 import { isUniqueViolation } from "./status-page-input.js";

@@ -1,7 +1,7 @@
 import { AppError } from "@rpcpulse/config";
 import { deleteStatusComponent as deleteStatusComponentRow } from "@rpcpulse/db/status";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../../context.js";
-import { requireUuid } from "../ids.js";
+import { requireUuid } from "../../ids.js";
 import { invalidateStatusSnapshots } from "../snapshot-cache.js";
 
 export async function deleteStatusComponent(

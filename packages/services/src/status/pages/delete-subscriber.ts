@@ -1,7 +1,7 @@
 import { AppError } from "@rpcpulse/config";
 import { deletePageSubscriber } from "@rpcpulse/db/status";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../../context.js";
-import { requireUuid } from "../ids.js";
+import { requireUuid } from "../../ids.js";
 
 export async function deleteSubscriber(deps: ServiceDeps, ctx: ServiceContext, input: { subscriberId: string }) {
   requireRole(ctx, "admin");

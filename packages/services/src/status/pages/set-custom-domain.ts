@@ -3,7 +3,7 @@ import { AppError } from "@rpcpulse/config";
 import { setStatusPageDomain } from "@rpcpulse/db/status";
 import { z } from "zod";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../../context.js";
-import { requireUuid } from "../ids.js";
+import { requireUuid } from "../../ids.js";
 import { invalidateStatusSnapshots } from "../snapshot-cache.js";
 
 const DomainInput = z

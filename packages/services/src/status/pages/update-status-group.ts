@@ -1,7 +1,7 @@
 import { AppError } from "@rpcpulse/config";
 import { moveStatusGroup, renameStatusGroup } from "@rpcpulse/db/status";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../../context.js";
-import { requireUuid } from "../ids.js";
+import { requireUuid } from "../../ids.js";
 import { parseFields } from "../parse-fields.js";
 import { invalidateStatusSnapshots } from "../snapshot-cache.js";
 import { GroupEdit } from "./status-group-input.js";

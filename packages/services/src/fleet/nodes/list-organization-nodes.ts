@@ -1,5 +1,5 @@
 import { listOrganizationNodeRows } from "@rpcpulse/db/fleet";
-import type { ServiceContext, ServiceDeps } from "../context.js";
+import type { ServiceContext, ServiceDeps } from "../../context.js";
 
 export interface FleetNode {
   id: string;

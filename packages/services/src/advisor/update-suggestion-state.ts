@@ -2,87 +2,12 @@ import { AppError } from "@rpcpulse/config";
 import {
   findSuggestionRow,
   listSuggestionEventRows,
-  listSuggestionRows,
   transitionSuggestionRow,
-  type SuggestionEventRow,
-  type SuggestionRow,
-  type SuggestionSeverityValue,
   type SuggestionStateValue,
 } from "@rpcpulse/db/advisor";
 import { z } from "zod";
 import { requireRole, type ServiceContext, type ServiceDeps } from "../context.js";
-import { readStoredDraft, readStoredVerification, type StoredDraft, type StoredVerification } from "./stored-draft.js";
-
-/** A suggestion as pages show it: the row, its parsed draft and verification, and its history. */
-export interface SuggestionView extends Omit<SuggestionRow, "draft" | "verification"> {
-  draft: StoredDraft;
-  verification: StoredVerification | null;
-  events: SuggestionEventRow[];
-}
-
-/** States the advisor page lists by default: everything still asking for attention or showing a result. */
-export const LISTED_STATES: readonly SuggestionStateValue[] = [
-  "open",
-  "acknowledged",
-  "applied",
-  "verified",
-  "not_effective",
-];
-
-const SEVERITIES = ["info", "low", "medium", "high", "critical"] as const;
-const STATES = [
-  "open",
-  "acknowledged",
-  "applied",
-  "verified",
-  "not_effective",
-  "closed",
-  "dismissed",
-  "auto_closed",
-] as const;
-
-export const ListSuggestionsInput = z.object({
-  nodeId: z.string().uuid().optional(),
-  /** Minimum severity shown. */
-  severity: z.enum(SEVERITIES).optional(),
-  states: z.array(z.enum(STATES)).min(1).max(8).optional(),
-});
-export type ListSuggestionsInput = z.input<typeof ListSuggestionsInput>;
-
-function atLeast(min: SuggestionSeverityValue): SuggestionSeverityValue[] {
-  return SEVERITIES.slice(SEVERITIES.indexOf(min));
-}
-
-/** Suggestions of the context's organization (any member), by impact; with their history. */
-export async function listSuggestions(
-  deps: ServiceDeps,
-  ctx: ServiceContext,
-  input: ListSuggestionsInput = {},
-): Promise<SuggestionView[]> {
-  const parsed = ListSuggestionsInput.safeParse(input);
-  if (!parsed.success) throw new AppError("VALIDATION", "Invalid suggestion filter.");
-  const p = parsed.data;
-  const rows = await listSuggestionRows(deps.prisma, {
-    organizationId: ctx.organizationId,
-    ...(p.nodeId ? { nodeId: p.nodeId } : {}),
-    states: p.states ?? LISTED_STATES,
-    ...(p.severity ? { severities: atLeast(p.severity) } : {}),
-  });
-  const events = await listSuggestionEventRows(deps.prisma, {
-    organizationId: ctx.organizationId,
-    suggestionIds: rows.map((r) => r.id),
-  });
-  return rows.map((row) => toView(row, events));
-}
-
-function toView(row: SuggestionRow, events: readonly SuggestionEventRow[]): SuggestionView {
-  return {
-    ...row,
-    draft: readStoredDraft(row.draft),
-    verification: readStoredVerification(row.verification),
-    events: events.filter((e) => e.suggestionId === row.id),
-  };
-}
+import { toSuggestionView, type SuggestionView } from "./suggestion-view.js";
 
 export const SUGGESTION_ACTIONS = ["acknowledge", "apply", "dismiss", "close", "reopen"] as const;
 export type SuggestionAction = (typeof SUGGESTION_ACTIONS)[number];
@@ -190,5 +115,5 @@ export async function updateSuggestionState(
     organizationId: ctx.organizationId,
     suggestionIds: [suggestionId],
   });
-  return toView(updated, events);
+  return toSuggestionView(updated, events);
 }

@@ -1,26 +1,9 @@
 import { AppError } from "@rpcpulse/config";
-import {
-  countOrganizationChannels,
-  deleteAlertRuleRow,
-  insertAlertRule,
-  publicEndpointExists,
-  setAlertRuleEnabledRow,
-  updateAlertRuleRow,
-  type AlertRuleFields,
-  type AlertRuleRow,
-} from "@rpcpulse/db/alerting";
+import { countOrganizationChannels, publicEndpointExists, type AlertRuleFields } from "@rpcpulse/db/alerting";
 import { findOrganizationNodeRow } from "@rpcpulse/db/fleet";
 import { z } from "zod";
-import { requireRole, type ServiceContext, type ServiceDeps } from "../context.js";
-import { ALERT_RULE_TYPES, normaliseRuleParams, RULE_TYPES } from "./rule-params.js";
-
-const Uuid = z.string().uuid();
-
-/** Ids that cannot exist (not a UUID) are NOT_FOUND too, never a database error. */
-function requireId(id: string): string {
-  if (!Uuid.safeParse(id).success) throw new AppError("NOT_FOUND", "Alert rule not found.");
-  return id;
-}
+import type { ServiceContext, ServiceDeps } from "../../context.js";
+import { ALERT_RULE_TYPES, normaliseRuleParams, RULE_TYPES } from "../rule-params.js";
 
 const optionalNumber = z.preprocess(
   (v) => (v === "" || v === null ? undefined : v),
@@ -60,7 +43,12 @@ function fieldError(field: string, message: string): never {
   throw new AppError("VALIDATION", message, { details: { field } });
 }
 
-async function toFields(deps: ServiceDeps, ctx: ServiceContext, raw: unknown): Promise<AlertRuleFields> {
+/** A rule's input as its row's fields: the target and channels checked against the organization. */
+export async function toAlertRuleFields(
+  deps: ServiceDeps,
+  ctx: ServiceContext,
+  raw: unknown,
+): Promise<AlertRuleFields> {
   const parsed = AlertRuleInput.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -113,54 +101,4 @@ async function toFields(deps: ServiceDeps, ctx: ServiceContext, raw: unknown): P
     enabled: input.enabled,
     channelIds,
   };
-}
-
-/** Create a rule (admins and owners). */
-export async function createAlertRule(deps: ServiceDeps, ctx: ServiceContext, raw: unknown): Promise<AlertRuleRow> {
-  requireRole(ctx, "admin");
-  const fields = await toFields(deps, ctx, raw);
-  return insertAlertRule(deps.prisma, { organizationId: ctx.organizationId, ...fields });
-}
-
-/** Replace a rule's settings (admins and owners); NOT_FOUND for other organizations' rules. */
-export async function updateAlertRule(
-  deps: ServiceDeps,
-  ctx: ServiceContext,
-  input: { ruleId: string; fields: unknown },
-): Promise<AlertRuleRow> {
-  requireRole(ctx, "admin");
-  requireId(input.ruleId);
-  const fields = await toFields(deps, ctx, input.fields);
-  const row = await updateAlertRuleRow(deps.prisma, {
-    organizationId: ctx.organizationId,
-    ruleId: input.ruleId,
-    ...fields,
-  });
-  if (!row) throw new AppError("NOT_FOUND", "Alert rule not found.");
-  return row;
-}
-
-export async function setAlertRuleEnabled(
-  deps: ServiceDeps,
-  ctx: ServiceContext,
-  input: { ruleId: string; enabled: boolean },
-): Promise<void> {
-  requireRole(ctx, "admin");
-  requireId(input.ruleId);
-  if (!(await setAlertRuleEnabledRow(deps.prisma, { organizationId: ctx.organizationId, ...input }))) {
-    throw new AppError("NOT_FOUND", "Alert rule not found.");
-  }
-}
-
-export async function deleteAlertRule(
-  deps: ServiceDeps,
-  ctx: ServiceContext,
-  input: { ruleId: string },
-): Promise<void> {
-  requireRole(ctx, "admin");
-  if (
-    !(await deleteAlertRuleRow(deps.prisma, { organizationId: ctx.organizationId, ruleId: requireId(input.ruleId) }))
-  ) {
-    throw new AppError("NOT_FOUND", "Alert rule not found.");
-  }
 }

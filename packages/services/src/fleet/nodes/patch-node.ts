@@ -1,8 +1,9 @@
 import { AppError } from "@rpcpulse/config";
 import type { NodeRow } from "@rpcpulse/db/fleet";
 import { z } from "zod";
-import type { ServiceContext, ServiceDeps } from "../context.js";
-import { getNode, updateNode } from "./manage-nodes.js";
+import type { ServiceContext, ServiceDeps } from "../../context.js";
+import { getNode } from "./get-node.js";
+import { updateNode } from "./update-node.js";
 
 /** The fields a PATCH may change; omitted ones keep their value, `null` clears an optional one. */
 export const NodePatchInput = z

@@ -1,7 +1,9 @@
 import { AppError } from "@rpcpulse/config";
 import type { AgentTokenRecord } from "@rpcpulse/db/fleet";
-import { requireRole, type ServiceContext } from "../context.js";
-import { listAgentTokens, revokeAgentToken, type AgentTokenDeps } from "./manage-agent-tokens.js";
+import { requireRole, type ServiceContext } from "../../context.js";
+import type { AgentTokenDeps } from "./agent-token-deps.js";
+import { listAgentTokens } from "./list-agent-tokens.js";
+import { revokeAgentToken } from "./revoke-agent-token.js";
 
 /** Revoke one token named under its node (the API's URL shape); NOT_FOUND unless the token is that node's. */
 export async function revokeAgentTokenOfNode(
