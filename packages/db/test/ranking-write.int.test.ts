@@ -1,6 +1,7 @@
 // The ranking job's snapshot writer (beginRankingWrite): snapshots queued while the next is computed
 // land together on commit, a reader on another session sees the old ones until then, and a snapshot
-// whose statement fails (or a rollback) leaves every previous snapshot as it was.
+// whose statement fails (or a rollback, or a throw inside withRankingWrite) leaves every previous
+// snapshot as it was.
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { after, before, test } from "node:test";
@@ -10,6 +11,7 @@ import {
   replaceEndpointRankingSets,
   type EndpointRankingRow,
   type RankingKey,
+  withRankingWrite,
 } from "../src/directory/index.js";
 import { createTestDatabase, type TestDatabase } from "../src/testing.js";
 
@@ -62,11 +64,16 @@ before(async () => {
     })),
   );
   ids = inserted as string[];
-  await replaceEndpointRankingSets(
-    db.pool,
-    KEYS.map((key) => ({ key, rows: rowsOf(ids, 90) })),
-    new Date(),
-  );
+  const client = await db.pool.connect();
+  try {
+    await replaceEndpointRankingSets(
+      client,
+      KEYS.map((key) => ({ key, rows: rowsOf(ids, 90) })),
+      new Date(),
+    );
+  } finally {
+    client.release();
+  }
 });
 after(async () => {
   await db?.drop();
@@ -124,4 +131,22 @@ test("a row that fails its check throws from add; rollback keeps the old snapsho
   } finally {
     client.release();
   }
+});
+
+test("withRankingWrite: a throw of the caller's own, after snapshots were queued, rolls them all back", async () => {
+  const before = await readSnapshots();
+  const client = await db.pool.connect();
+  try {
+    await assert.rejects(
+      withRankingWrite(client, new Date(), async (writer) => {
+        writer.add(KEYS[0]!, rowsOf(ids, 50));
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error("scoring failed");
+      }),
+      /scoring failed/,
+    );
+  } finally {
+    client.release();
+  }
+  assert.deepEqual(await readSnapshots(), before);
 });

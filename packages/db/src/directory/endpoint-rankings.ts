@@ -140,8 +140,27 @@ export async function replaceEndpointRankingSets(
   sets: ReadonlyArray<{ key: RankingKey; rows: readonly EndpointRankingRow[] }>,
   updatedAt: Date,
 ): Promise<void> {
+  await withRankingWrite(sql, updatedAt, async (writer) => {
+    for (const s of sets) writer.add(s.key, s.rows);
+  });
+}
+
+/**
+ * Runs `fn` with a ranking write (beginRankingWrite) and commits after it, as withTransaction does for
+ * plain statements: a throw of `fn` (its own computation or a row's check) rolls every snapshot back.
+ */
+export async function withRankingWrite(
+  sql: SqlClient,
+  updatedAt: Date,
+  fn: (writer: Pick<RankingWrite, "add">) => Promise<void>,
+): Promise<void> {
   const writer = await beginRankingWrite(sql, updatedAt);
-  for (const s of sets) writer.add(s.key, s.rows);
+  try {
+    await fn(writer);
+  } catch (error) {
+    await writer.rollback();
+    throw error;
+  }
   await writer.commit();
 }
 

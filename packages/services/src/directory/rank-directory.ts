@@ -1,3 +1,4 @@
+import { setImmediate } from "node:timers/promises";
 import {
   ALL_REGIONS,
   getEndpointCapabilities,
@@ -6,7 +7,7 @@ import {
   listRankingOrders,
   pruneEndpointFreshnessMinutes,
   pruneProbeRankRollups,
-  beginRankingWrite,
+  withRankingWrite,
   setEndpointStatuses,
   upsertEndpointFreshnessMinutes,
   type ProbeRankSums,
@@ -58,9 +59,6 @@ export {
   type RankDirectoryOptions,
   type RankDirectoryReport,
 } from "./rank-shared.js";
-
-/** Windows whose views the uptime needs are scored first (their views exist already). */
-const windowOrder = (w: ScoreWindow): number => (w === "24h" ? 0 : w === "7d" ? 1 : 2);
 
 /** 5-minute buckets are kept this long (the 1 h window and the hour being filled). */
 const FIVE_MIN_RETENTION_MS = 6 * HOUR_MS;
@@ -313,9 +311,10 @@ export async function rankDirectory(
     // one), each queued as soon as it is scored so the database writes it while the next is scored.
     const client = await deps.pool.connect();
     try {
-      const writer = await beginRankingWrite(client, new Date(now));
-      try {
-        for (const window of [...RANK_WINDOWS].sort((a, b) => windowOrder(a) - windowOrder(b))) {
+      await withRankingWrite(client, new Date(now), async (writer) => {
+        // Windows whose views the uptime already built first; the others are built while those are written.
+        const built = (w: ScoreWindow) => (viewsOf.has(w) ? 0 : 1);
+        for (const window of [...RANK_WINDOWS].sort((a, b) => built(a) - built(b))) {
           const views = viewsFor(window);
           const overall = views[0];
           const regressions = new Map(
@@ -360,14 +359,10 @@ export async function rankDirectory(
             writer.add(key, rows);
             snapshots++;
             // Lets the session send the queued statements before the next view is scored.
-            await new Promise<void>((resolve) => setImmediate(resolve));
+            await setImmediate();
           }
         }
-      } catch (error) {
-        await writer.rollback();
-        throw error;
-      }
-      await writer.commit();
+      });
     } finally {
       client.release();
     }
