@@ -12,6 +12,7 @@ import { SCORING } from "@rpcpulse/prober";
 import { z } from "zod";
 import { getNetworkHead, type NetworkHeadSummary } from "./network-head.js";
 import { presentRankedRow } from "./present.js";
+import { createStaleMemo } from "./stale-memo.js";
 import { DirectoryCapability, DirectoryWindow, type RankedListResponse } from "./schemas.js";
 
 export const ListRankedEndpointsInput = z
@@ -29,50 +30,28 @@ export const ListRankedEndpointsInput = z
 export type ListRankedEndpointsInput = z.input<typeof ListRankedEndpointsInput>;
 
 /**
- * In-process memo of the snapshot per (network, window, region): fresh for MEMO_FRESH_MS, then served
- * stale (up to MEMO_STALE_MS) while one background refresh reads the database, so no request waits on
- * it after the first. Filtered answers are memoised per full query key for as long as their base is.
+ * In-process memo of the snapshot per (network, window, region): fresh for 5 s, then served stale (up
+ * to 60 s) while one background refresh reads the database, so no request waits on it after the
+ * first. Filtered answers are memoised per full query key for as long as their base is.
  */
-const MEMO_FRESH_MS = 5_000;
-const MEMO_STALE_MS = 60_000;
 type Base = { rows: RankedListRow[]; regions: string[]; at: number };
-interface Memo {
-  bases: Map<string, { at: number; value: Promise<Base>; refreshing: boolean }>;
-  answers: Map<string, { base: Base; head: NetworkHeadSummary | null; value: RankedListResponse }>;
-}
+const memoiseBase = createStaleMemo<Base>({ freshMs: 5_000, staleMs: 60_000, maxEntries: 1_000 });
+type Answer = { base: Base; head: NetworkHeadSummary | null; value: RankedListResponse };
+const answersByPool = new WeakMap<object, Map<string, Answer>>();
 
 async function readBase(sql: SqlClient, key: RankingKey, now: number): Promise<Base> {
   const [rows, regions] = await Promise.all([listRankedRows(sql, key), listRankingRegions(sql, key.network)]);
   return { rows, regions: regions.filter((r) => r !== ALL_REGIONS), at: now };
 }
-const memos = new WeakMap<object, Memo>();
 
-function memoOf(sql: SqlClient): Memo {
-  let memo = memos.get(sql);
-  if (!memo) memos.set(sql, (memo = { bases: new Map(), answers: new Map() }));
-  return memo;
+function loadBase(sql: SqlClient, key: RankingKey, now: number): Promise<Base> {
+  return memoiseBase(sql, `${key.network}|${key.window}|${key.region}`, now, () => readBase(sql, key, now));
 }
 
-function loadBase(sql: SqlClient, memo: Memo, key: RankingKey, now: number): Promise<Base> {
-  const id = `${key.network}|${key.window}|${key.region}`;
-  const hit = memo.bases.get(id);
-  if (hit && now - hit.at < MEMO_FRESH_MS) return hit.value;
-  if (hit && now - hit.at < MEMO_STALE_MS) {
-    if (!hit.refreshing) {
-      hit.refreshing = true;
-      const next = readBase(sql, key, now);
-      next.then(
-        () => memo.bases.set(id, { at: now, value: next, refreshing: false }),
-        () => (hit.refreshing = false),
-      );
-    }
-    return hit.value;
-  }
-  const value = readBase(sql, key, now);
-  memo.bases.set(id, { at: now, value, refreshing: false });
-  value.catch(() => memo.bases.delete(id));
-  if (memo.bases.size > 1_000) memo.bases.delete(memo.bases.keys().next().value as string);
-  return value;
+function answersOf(sql: SqlClient): Map<string, Answer> {
+  let answers = answersByPool.get(sql);
+  if (!answers) answersByPool.set(sql, (answers = new Map()));
+  return answers;
 }
 
 /**
@@ -86,17 +65,17 @@ export async function listRankedEndpoints(
   const q = ListRankedEndpointsInput.parse(input);
   if (!findNetwork(q.network)) throw new AppError("NOT_FOUND", `Unknown network "${q.network}".`);
   const now = deps.now?.() ?? new Date();
-  const memo = memoOf(deps.sql);
+  const answers = answersOf(deps.sql);
   const [base, head] = await Promise.all([
-    loadBase(deps.sql, memo, { network: q.network, window: q.window, region: q.region }, now.getTime()),
+    loadBase(deps.sql, { network: q.network, window: q.window, region: q.region }, now.getTime()),
     getNetworkHead(deps, { network: q.network }).catch(() => null),
   ]);
   const key = JSON.stringify([q.network, q.region, [...q.capabilities].sort(), q.minScore, q.window]);
-  const answer = memo.answers.get(key);
+  const answer = answers.get(key);
   if (answer && answer.base === base && answer.head === head) return answer.value;
   const value = presentList(base, head, q);
-  memo.answers.set(key, { base, head, value });
-  if (memo.answers.size > 5_000) memo.answers.delete(memo.answers.keys().next().value as string);
+  answers.set(key, { base, head, value });
+  if (answers.size > 5_000) answers.delete(answers.keys().next().value as string);
   return value;
 }
 

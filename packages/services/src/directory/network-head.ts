@@ -2,6 +2,7 @@ import { listLatestNetworkHeads } from "@rpcpulse/db/ingest";
 import { type SqlClient } from "@rpcpulse/db/sql";
 import { findNetwork, projectHead } from "@rpcpulse/domain";
 import { computeNetworkDecisions } from "../ingest/decide-network-heads.js";
+import { createStaleMemo } from "./stale-memo.js";
 import { z } from "zod";
 
 /** The consensus head of a network as the public pages and the API show it. */
@@ -23,14 +24,7 @@ export type NetworkHeadSummary = z.infer<typeof NetworkHeadSummary>;
 /** A stored decision older than this is not used: the head is decided live from the same sources. */
 const DECISION_MAX_AGE_MS = 2 * 60_000;
 /** Fresh for 5 s, then served stale (up to 60 s) while one background refresh runs. */
-const MEMO_FRESH_MS = 5_000;
-const MEMO_STALE_MS = 60_000;
-interface Entry {
-  at: number;
-  value: Promise<NetworkHeadSummary | null>;
-  refreshing: boolean;
-}
-const memos = new WeakMap<object, Map<string, Entry>>();
+const memoiseHead = createStaleMemo<NetworkHeadSummary | null>({ freshMs: 5_000, staleMs: 60_000 });
 
 async function computeHead(sql: SqlClient, network: string, now: number): Promise<NetworkHeadSummary | null> {
   if (!findNetwork(network)) return null;
@@ -73,25 +67,5 @@ export function getNetworkHead(
   input: { network: string },
 ): Promise<NetworkHeadSummary | null> {
   const now = (deps.now?.() ?? new Date()).getTime();
-  let memo = memos.get(deps.sql);
-  if (!memo) memos.set(deps.sql, (memo = new Map()));
-  const entries = memo;
-  const hit = entries.get(input.network);
-  const age = hit ? now - hit.at : Infinity;
-  if (hit && age >= 0 && age < MEMO_FRESH_MS) return hit.value;
-  if (hit && age >= 0 && age < MEMO_STALE_MS) {
-    if (!hit.refreshing) {
-      hit.refreshing = true;
-      const next = computeHead(deps.sql, input.network, now);
-      next.then(
-        () => entries.set(input.network, { at: now, value: next, refreshing: false }),
-        () => (hit.refreshing = false),
-      );
-    }
-    return hit.value;
-  }
-  const value = computeHead(deps.sql, input.network, now);
-  entries.set(input.network, { at: now, value, refreshing: false });
-  value.catch(() => entries.delete(input.network));
-  return value;
+  return memoiseHead(deps.sql, input.network, now, () => computeHead(deps.sql, input.network, now));
 }
