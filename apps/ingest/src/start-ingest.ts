@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { AppError, RPCPULSE_VERSION, toErrorBody, type Logger } from "@rpcpulse/config";
-import { createSqlPool } from "@rpcpulse/db/sql";
+import { createSqlPool, pingDatabase } from "@rpcpulse/db/sql";
 import {
   agentTokenChannel,
   closeQueues,
@@ -151,10 +151,7 @@ export async function startIngest(env: IngestEnv, log: Logger): Promise<RunningI
     const [redisOk, queueOk, postgresOk] = await Promise.all([
       pingRedis(redis, 1_000),
       pingRedis(queueRedis, 1_000),
-      sql
-        .query("SELECT 1")
-        .then(() => true)
-        .catch(() => false),
+      pingDatabase(sql),
     ]);
     return { redisOk: redisOk && queueOk, postgresOk };
   };

@@ -21,3 +21,13 @@ export async function withTransaction<T>(sql: SqlClient, fn: () => Promise<T>): 
     throw error;
   }
 }
+
+/** True when the database answers a trivial query; false on any error (a health check never throws). */
+export async function pingDatabase(sql: SqlClient): Promise<boolean> {
+  try {
+    await sql.query("SELECT 1");
+    return true;
+  } catch {
+    return false;
+  }
+}
