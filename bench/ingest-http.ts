@@ -17,7 +17,8 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { createTestDatabase } from "@rpcpulse/db/testing";
 import { gzipBatch, makeAgentBatch } from "../apps/ingest/test/support/agent-batches.js";
-import { freePort, median, postBatch, ROOT, seedNodes, startApp, startPrivateRedis, table } from "./ingest-support.js";
+import { freePort } from "@rpcpulse/db/testing";
+import { median, postBatch, ROOT, seedNodes, startApp, startPrivateRedis, table } from "./ingest-support.js";
 
 async function main() {
   const { values } = parseArgs({

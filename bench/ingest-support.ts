@@ -8,10 +8,10 @@ import { request, type Agent } from "node:http";
 import { randomBytes } from "node:crypto";
 import { once } from "node:events";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { INGEST_SAMPLE_METRICS } from "@rpcpulse/db/ingest";
+import { freePort } from "@rpcpulse/db/testing";
 import type { TestDatabase } from "@rpcpulse/db/testing";
 import type { AgentBatch } from "@rpcpulse/domain";
 import { createAgentToken } from "@rpcpulse/services/fleet";
@@ -19,16 +19,6 @@ import { normaliseAgentBatch } from "@rpcpulse/services/ingest";
 import { type ServiceContext } from "@rpcpulse/services/context";
 
 export const ROOT = resolve(dirname(resolve(process.argv[1]!)), "..");
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const address = server.address();
-  const port = typeof address === "object" && address ? address.port : 0;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 /** A redis-server of our own (no persistence) so benches never load the shared instance. */
 export async function startPrivateRedis(): Promise<{ url: string; pid: number; stop(): Promise<void> }> {
