@@ -7,7 +7,7 @@ import { checkSs58Address } from "./parse-validator.js";
 export const MAX_VALIDATOR_PRODUCERS = 50;
 
 /** Validate and store a stash (called by registerProducer for Polkadot/Kusama networks). */
-export async function insertValidatorProducer(
+export async function createValidatorProducer(
   deps: { sql: SqlClient },
   ctx: ServiceContext,
   input: { network: string; stash: string },

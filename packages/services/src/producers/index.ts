@@ -9,6 +9,6 @@ export * from "./explain-miss.js";
 export * from "./parse-validator.js";
 export * from "./poll-validators.js";
 export * from "./validator-view.js";
-export * from "./insert-validator-producer.js";
+export * from "./create-validator-producer.js";
 export * from "./list-validator-views.js";
 export * from "./explain-validator.js";

@@ -3,7 +3,7 @@ import { countProducers, insertProducer, PRODUCER_ACCOUNT_PATTERN } from "@rpcpu
 import { findNetwork } from "@rpcpulse/domain";
 import { z } from "zod";
 import { requireRole, type ServiceContext } from "../context.js";
-import { insertValidatorProducer } from "./insert-validator-producer.js";
+import { createValidatorProducer } from "./create-validator-producer.js";
 import { listProducerViews } from "./list-producer-views.js";
 import { listValidatorViews } from "./list-validator-views.js";
 import type { ProducerDeps, ProducerView } from "./producer-view.js";
@@ -41,7 +41,7 @@ export async function registerProducer(
   const info = findNetwork(network);
   if (info?.chain === "polkadot") {
     // Validators (Polkadot, Kusama): the stash is an SS58 address, case-sensitive.
-    const id = await insertValidatorProducer(deps, ctx, { network, stash: parsed.data.account });
+    const id = await createValidatorProducer(deps, ctx, { network, stash: parsed.data.account });
     const [view] = await listValidatorViews(deps, ctx, { ids: [id] });
     if (!view) throw new AppError("INTERNAL", "The validator just registered is missing.");
     return view;
