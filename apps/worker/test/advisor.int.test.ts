@@ -5,7 +5,7 @@ import { after, before, describe, it } from "node:test";
 import { Writable } from "node:stream";
 import { createLogger } from "@rpcpulse/config";
 import { insertNodeSamples, insertRemoteIps } from "@rpcpulse/db/fleet";
-import { createTestDatabase, createTestOrg, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, getQueue, type Redis } from "@rpcpulse/queue";
 import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/testing";
 import { parseWorkerEnv } from "../src/env.js";
@@ -36,20 +36,9 @@ describe("advisor job in the worker (PostgreSQL + Redis)", () => {
     prefix = uniquePrefix();
     redis = createRedisConnection(SHARED_REDIS_URL, { role: "worker" });
     await createTestOrg(db, { id: "org-w", name: "w" });
-    const network = await db.prisma.network.findUniqueOrThrow({ where: { slug: "hive" } });
-    for (const name of Object.keys(nodes) as (keyof typeof nodes)[]) {
-      const node = await db.prisma.node.create({
-        data: {
-          organizationId: "org-w",
-          networkId: network.id,
-          apiFamily: "hive",
-          clientName: "hived",
-          name,
-          localRpcUrl: "http://127.0.0.1:8091",
-        },
-      });
-      nodes[name] = node.id;
-    }
+    // createTestNode's defaults are the hive node the sweep reads: hive, hived, http://127.0.0.1:8091.
+    for (const name of Object.keys(nodes) as (keyof typeof nodes)[])
+      nodes[name] = (await createTestNode(db, { organizationId: "org-w", name })).id;
     const now = Date.now();
     for (const [name, top] of [
       ["flooded", 150],

@@ -20,6 +20,7 @@ import { createLogger } from "@rpcpulse/config";
 import { listBeaconSeries, listNodeBeaconLatest, writeBeaconSamples } from "@rpcpulse/db/fleet";
 import {
   createTestDatabase,
+  createTestNode,
   createTestOrg,
   createTimescaleTestDatabase,
   type TestDatabase,
@@ -110,12 +111,14 @@ describe("consensus client: agent → ingest → worker → alert", { timeout: 1
         queue: { connection: redis, prefix },
         secretsKey: deriveSecretsKey(SECRETS),
       };
-      const { rows } = await db.pool.query<{ id: string }>(
-        `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url)
-         SELECT $1, id, 'ethereum', 'geth', 'geth-1', $2 FROM networks WHERE slug = 'ethereum-mainnet' RETURNING id`,
-        [ORG, sim.node("geth").url],
-      );
-      const nodeId = rows[0]!.id;
+      const { id: nodeId } = await createTestNode(db, {
+        organizationId: ORG,
+        network: "ethereum-mainnet",
+        apiFamily: "ethereum",
+        clientName: "geth",
+        name: "geth-1",
+        localRpcUrl: sim.node("geth").url,
+      });
       const { token } = await createAgentToken({ sql: db.pool }, ctx, { nodeId });
       const channel = await createAlertChannel(deps, ctx, { name: "hook", type: "webhook", url: `${hook.url}/cl` });
       await createAlertRule(deps, ctx, {
@@ -243,12 +246,14 @@ describe("consensus client: the same agent and production steps on TimescaleDB (
         `INSERT INTO networks (slug, chain_slug, name, block_interval_ms, chain_id) VALUES ('ethereum-mainnet', 'ethereum', 'Ethereum', 12000, 1)`,
       );
       await createTestOrg(ts, { id: "org_ts" });
-      const { rows } = await ts.sql.query(
-        `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url)
-         SELECT 'org_ts', id, 'ethereum', 'geth', 'geth-ts', $1 FROM networks RETURNING id`,
-        [sim.node("geth").url],
-      );
-      const nodeId = (rows[0] as { id: string }).id;
+      const { id: nodeId } = await createTestNode(ts, {
+        organizationId: "org_ts",
+        network: "ethereum-mainnet",
+        apiFamily: "ethereum",
+        clientName: "geth",
+        name: "geth-ts",
+        localRpcUrl: sim.node("geth").url,
+      });
       // PGlite is one session: writes are serialised through this chain.
       let chain: Promise<unknown> = Promise.resolve();
       server = createServer((req, res) => {

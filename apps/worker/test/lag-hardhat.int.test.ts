@@ -19,6 +19,7 @@ import { insertNodeSamples, type NodeSampleInput } from "@rpcpulse/db/fleet";
 import { type SqlClient } from "@rpcpulse/db/sql";
 import {
   createTestDatabase,
+  createTestNode,
   createTestOrg,
   createTimescaleTestDatabase,
   type TestDatabase,
@@ -82,13 +83,14 @@ function startAgent(dir: string, name: string, node: HardhatNode, enrolled: Enro
 }
 
 async function enroll(sql: SqlClient, orgId: string, name: string): Promise<Enrolled> {
-  const { rows } = await sql.query(
-    `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url)
-     SELECT $1, id, 'ethereum', 'hardhat', $2, 'http://127.0.0.1:8545' FROM networks WHERE slug = 'ethereum-sepolia'
-     RETURNING id`,
-    [orgId, name],
-  );
-  const nodeId = (rows[0] as { id: string }).id;
+  const { id: nodeId } = await createTestNode(sql, {
+    organizationId: orgId,
+    network: "ethereum-sepolia",
+    apiFamily: "ethereum",
+    clientName: "hardhat",
+    name,
+    localRpcUrl: "http://127.0.0.1:8545",
+  });
   const ctx: ServiceContext = { userId: "u_test", organizationId: orgId, organizationSlug: orgId, role: "owner" };
   // PGlite is one session: "connect" hands out that session (a pg Pool is used as is).
   const session =

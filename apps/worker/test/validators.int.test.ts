@@ -12,6 +12,7 @@ import { findNetwork } from "@rpcpulse/domain";
 import { insertProducer } from "@rpcpulse/db/producers";
 import {
   createTestDatabase,
+  createTestNode,
   createTestOrg,
   createTimescaleTestDatabase,
   type TestDatabase,
@@ -235,11 +236,15 @@ describe("validators: the same read in TimescaleDB mode (PGlite)", () => {
         [sim.node("sc").url],
       );
       // The organization's own validator node: asked author_hasSessionKeys with the on-chain keys.
-      await ts.sql.query(
-        `INSERT INTO nodes (organization_id, network_id, api_family, client_name, name, local_rpc_url, public_url)
-         SELECT 'o1', id, 'substrate', 'polkadot', 'val-1', 'http://127.0.0.1:9944', $1 FROM networks WHERE slug = 'polkadot'`,
-        [sim.node("rpc").url],
-      );
+      await createTestNode(ts, {
+        organizationId: "o1",
+        network: "polkadot",
+        apiFamily: "substrate",
+        clientName: "polkadot",
+        name: "val-1",
+        localRpcUrl: "http://127.0.0.1:9944",
+        publicUrl: sim.node("rpc").url,
+      });
       const book = sim.validators("polkadot");
       const stash = book.address(7);
       const p = await insertProducer(ts.sql, {

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { after, before, describe, it } from "node:test";
 import { createLogger } from "@rpcpulse/config";
 import { insertNodeSamples } from "@rpcpulse/db/fleet";
-import { createTestDatabase, createTestOrg, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
+import { createTestDatabase, createTestNode, createTestOrg, type TestDatabase, waitFor } from "@rpcpulse/db/testing";
 import { closeQueues, createRedisConnection, enqueueMaintenance, getQueue, type Redis } from "@rpcpulse/queue";
 import { parseWorkerEnv } from "../src/env.js";
 import { startWorker, type RunningWorker } from "../src/start-worker.js";
@@ -157,18 +157,12 @@ describe("worker against real PostgreSQL (plain mode) and Redis", () => {
   });
 
   it("precomputes the uptime days of a component added to a public status page within one interval", async () => {
-    const network = await db.prisma.network.findUniqueOrThrow({ where: { slug: "hive" } });
     await createTestOrg(db, { id: "org-worker-status", name: "s" });
-    const node = await db.prisma.node.create({
-      data: {
-        organizationId: "org-worker-status",
-        networkId: network.id,
-        apiFamily: "hive",
-        clientName: "hived",
-        name: "listed",
-        localRpcUrl: "http://127.0.0.1:8091",
-        createdAt: new Date(Date.now() - 2 * 86_400_000),
-      },
+    // A hive node (createTestNode's defaults) created two days ago: two finished days to cache.
+    const node = await createTestNode(db, {
+      organizationId: "org-worker-status",
+      name: "listed",
+      createdAt: new Date(Date.now() - 2 * 86_400_000),
     });
     const page = await db.prisma.statusPage.create({
       data: { organizationId: "org-worker-status", slug: "worker-status", title: "w", isPublic: true },
