@@ -23,6 +23,7 @@ import {
   createTestNode,
   createTestOrg,
   createTimescaleTestDatabase,
+  freePort,
   type TestDatabase,
   waitFor,
 } from "@rpcpulse/db/testing";
@@ -42,7 +43,6 @@ import { type ServiceContext } from "@rpcpulse/services/context";
 import { startSimnet, type Simnet } from "@rpcpulse/simnet";
 import { parseWorkerEnv } from "../src/env.js";
 import { startWorker, type RunningWorker } from "../src/start-worker.js";
-import { freePort } from "./support/hardhat.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const ORG = "org-beacon";

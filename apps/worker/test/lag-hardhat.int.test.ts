@@ -22,6 +22,7 @@ import {
   createTestNode,
   createTestOrg,
   createTimescaleTestDatabase,
+  freePort,
   type TestDatabase,
   waitFor,
 } from "@rpcpulse/db/testing";
@@ -31,7 +32,7 @@ import { deleteKeys, SHARED_REDIS_URL, uniquePrefix } from "@rpcpulse/queue/test
 import { createAgentToken, type AgentTokenDeps } from "@rpcpulse/services/fleet";
 import { createNetworkHeadTracker, normaliseAgentBatch } from "@rpcpulse/services/ingest";
 import { type ServiceContext } from "@rpcpulse/services/context";
-import { freePort, startHardhatNode, type HardhatNode } from "./support/hardhat.js";
+import { startHardhatNode, type HardhatNode } from "./support/hardhat.js";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
 const INTERVAL_MS = 1_000;

@@ -2,22 +2,13 @@
 // Blocks are mined only on demand (hardhat_mine), so two nodes mined apart have an exact, known lag.
 import { spawn, type ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { createServer } from "node:net";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "@rpcpulse/config/testing";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const configDir = path.resolve(here, "../fixtures/hardhat");
 const hardhatBin = path.resolve(here, "../../../../node_modules/.bin/hardhat");
-
-export async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const port = (server.address() as { port: number }).port;
-  await new Promise((r) => server.close(r));
-  return port;
-}
 
 export interface HardhatNode {
   url: string;
