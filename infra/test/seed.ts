@@ -18,6 +18,7 @@ import {
 import { insertProducer, recordProducerReading, recordValidatorReading } from "@rpcpulse/db/producers";
 import { refreshRollups } from "@rpcpulse/db/platform";
 import { type SqlClient } from "@rpcpulse/db/sql";
+import { createTestNode, createTestOrg } from "@rpcpulse/db/testing";
 
 export const ORG = "org_grafana_fixture_000000000001";
 export const OTHER_ORG = "org_grafana_fixture_000000000002";
@@ -107,11 +108,8 @@ export async function seedFleet(sql: SqlClient, now: Date): Promise<SeededFleet>
      VALUES ($1, 'grafana-fixture-net', 'hive', 'Grafana fixture net', 3000, true)`,
     [NETWORK],
   );
-  await sql.query(
-    `INSERT INTO organizations (id, name, slug) VALUES ($1, 'Fixture org', 'grafana-fixture'),
-            ($2, 'Other org', 'grafana-other')`,
-    [ORG, OTHER_ORG],
-  );
+  await createTestOrg(sql, { id: ORG, name: "Fixture org", slug: "grafana-fixture" });
+  await createTestOrg(sql, { id: OTHER_ORG, name: "Other org", slug: "grafana-other" });
   // Time of the last accepted push, as ingest records it.
   const lastSeen: Record<NodeName, Date | null> = {
     alpha: now,
@@ -121,12 +119,15 @@ export async function seedFleet(sql: SqlClient, now: Date): Promise<SeededFleet>
     xray: now,
   };
   for (const [name, id] of Object.entries(NODES) as [NodeName, string][]) {
-    await sql.query(
-      `INSERT INTO nodes (id, organization_id, network_id, api_family, client_name, client_version, name,
-                          local_rpc_url, last_seen_at, agent_version)
-       VALUES ($1, $2, $3, 'hive', 'hived', '1.27.11', $4, 'http://127.0.0.1:8091', $5, $6)`,
-      [id, name === "xray" ? OTHER_ORG : ORG, NETWORK, name, lastSeen[name], lastSeen[name] ? "0.1.0" : null],
-    );
+    await createTestNode(sql, {
+      id,
+      organizationId: name === "xray" ? OTHER_ORG : ORG,
+      networkId: NETWORK,
+      clientVersion: "1.27.11",
+      name,
+      lastSeenAt: lastSeen[name],
+      agentVersion: lastSeen[name] ? "0.1.0" : null,
+    });
   }
 
   await seedWitness(sql, now);

@@ -56,6 +56,8 @@ export interface TestNodeOptions {
   publicUrl?: string | null;
   region?: string | null;
   lastSeenAt?: Date | null;
+  /** The agent version ingest records with the first push; default null (never reported). */
+  agentVersion?: string | null;
   /** Default: now. */
   createdAt?: Date;
 }
@@ -72,9 +74,9 @@ export async function createTestNode(db: TestSql, options: TestNodeOptions): Pro
   const name = options.name ?? `node-${randomBytes(4).toString("hex")}`;
   const { rows } = await sqlOf(db).query(
     `INSERT INTO nodes (id, organization_id, network_id, api_family, client_name, client_version, name,
-                        local_rpc_url, public_url, region, last_seen_at, created_at)
+                        local_rpc_url, public_url, region, last_seen_at, created_at, agent_version)
      SELECT COALESCE($1::uuid, gen_random_uuid()), $2, n.id, $4::api_family, $5, $6, $7, $8, $9, $10,
-            $11::timestamptz, COALESCE($12::timestamptz, now())
+            $11::timestamptz, COALESCE($12::timestamptz, now()), $14::text
      FROM networks n WHERE n.id = COALESCE($3::uuid, (SELECT id FROM networks WHERE slug = $13))
      RETURNING id, network_id`,
     [
@@ -91,6 +93,7 @@ export async function createTestNode(db: TestSql, options: TestNodeOptions): Pro
       options.lastSeenAt ?? null,
       options.createdAt ?? null,
       network,
+      options.agentVersion ?? null,
     ],
   );
   const row = rows[0] as { id: string; network_id: string } | undefined;

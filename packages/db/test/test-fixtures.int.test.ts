@@ -26,8 +26,17 @@ describe("createTestOrg / createTestNode (PostgreSQL)", () => {
     const hive = await db.prisma.network.findUniqueOrThrow({ where: { slug: "hive" } });
     const row = await db.prisma.node.findUniqueOrThrow({ where: { id: plain.id } });
     assert.deepEqual(
-      [row.networkId, row.apiFamily, row.clientName, row.name, row.localRpcUrl, row.publicUrl, row.lastSeenAt],
-      [hive.id, "hive", "hived", plain.name, "http://127.0.0.1:8091", null, null],
+      [
+        row.networkId,
+        row.apiFamily,
+        row.clientName,
+        row.name,
+        row.localRpcUrl,
+        row.publicUrl,
+        row.lastSeenAt,
+        row.agentVersion,
+      ],
+      [hive.id, "hive", "hived", plain.name, "http://127.0.0.1:8091", null, null, null],
     );
     assert.equal(plain.networkId, hive.id);
 
@@ -45,6 +54,7 @@ describe("createTestOrg / createTestNode (PostgreSQL)", () => {
       publicUrl: "https://rpc.example.test/",
       region: "eu-central",
       lastSeenAt: seen,
+      agentVersion: "0.1.0",
       createdAt: created,
     });
     const dot = await db.prisma.node.findUniqueOrThrow({ where: { id: told.id }, include: { network: true } });
@@ -53,7 +63,7 @@ describe("createTestOrg / createTestNode (PostgreSQL)", () => {
       [dot.network.slug, dot.apiFamily, dot.clientName, dot.clientVersion, dot.publicUrl, dot.region],
       ["polkadot", "substrate", "polkadot", "1.0.0", "https://rpc.example.test/", "eu-central"],
     );
-    assert.deepEqual([dot.lastSeenAt, dot.createdAt], [seen, created]);
+    assert.deepEqual([dot.lastSeenAt, dot.createdAt, dot.agentVersion], [seen, created, "0.1.0"]);
     const byId = await createTestNode(db, { organizationId: org.id, networkId: hive.id, name: "by-id" });
     assert.equal(byId.networkId, hive.id);
 
