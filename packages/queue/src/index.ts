@@ -11,6 +11,7 @@ export * from "./parked-jobs.js";
 export * from "./recurring-jobs.js";
 export * from "./probe-regions.js";
 export * from "./queues/ingest.queue.js";
+export * from "./queues/ingest-payload-check.js";
 export * from "./queues/maintenance.queue.js";
 export * from "./queues/probe.queue.js";
 export * from "./queues/advisor.queue.js";

@@ -1,5 +1,5 @@
-import { AppError } from "@rpcpulse/config";
 import { queueCatalog, type PayloadOf, type QueueName } from "./catalog.js";
+import { parsePayloadWithSchema } from "./parse-payload-with-schema.js";
 import { checkIngestBatchPayload } from "./queues/ingest-payload-check.js";
 
 /** Hand-written checks that give the schema's value or undefined (then the schema decides and words it). */
@@ -14,13 +14,5 @@ const FAST_CHECKS: { [N in QueueName]?: (data: unknown) => PayloadOf<N> | undefi
 export function parsePayload<N extends QueueName>(name: N, data: unknown): PayloadOf<N> {
   const fast = (FAST_CHECKS[name] as ((data: unknown) => PayloadOf<N> | undefined) | undefined)?.(data);
   if (fast !== undefined) return fast;
-  const schema = queueCatalog[name].payload;
-  const result = schema.safeParse(data);
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => `${issue.path.join(".") || "(payload)"}: ${issue.message}`);
-    throw new AppError("VALIDATION", `Invalid "${name}" job payload: ${problems.join("; ")}`, {
-      details: { queue: name, fields: result.error.issues.map((i) => i.path.join(".")) },
-    });
-  }
-  return result.data as PayloadOf<N>;
+  return parsePayloadWithSchema(name, queueCatalog[name].payload, data) as PayloadOf<N>;
 }

@@ -1,7 +1,8 @@
 // Issue 15, one metric catalogue: every list of the ingest contract is the catalogue's, in its order
 // (a list written by hand again fails the first test), and a metric added to a copy of the catalogue
 // reaches every derived list, the normalised job, the COPY encoder and, after one migration adding
-// its column, a row of node_samples (real PostgreSQL) without any other change.
+// its column, a row of node_samples (real PostgreSQL) without any other change: the job is parsed by
+// the queue's parser built for the extended catalogue, and the row is written from the parsed job.
 import assert from "node:assert/strict";
 import { cpSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -25,7 +26,13 @@ import {
   type AgentSample,
   type NodeSampleMetric,
 } from "@rpcpulse/domain";
-import { INGEST_BOOLEAN_METRICS, INGEST_NUMERIC_METRICS, IngestSampleColumns, parsePayload } from "@rpcpulse/queue";
+import {
+  createIngestPayloadParser,
+  INGEST_BOOLEAN_METRICS,
+  INGEST_NUMERIC_METRICS,
+  IngestSampleColumns,
+  parsePayload,
+} from "@rpcpulse/queue";
 import { normaliseAgentBatch, sampleMetricMappingOf } from "@rpcpulse/services/ingest";
 import { createNode, wireBatch, wireSample } from "./advisor-fixtures.js";
 
@@ -39,7 +46,7 @@ const NEW_METRIC = {
   kind: "int8",
   read: (s: AgentSample) => (s.host as { contextSwitches?: number } | null)?.contextSwitches ?? null,
 } as const satisfies NodeSampleMetric;
-const EXTENDED: readonly NodeSampleMetric[] = [...CATALOGUE, NEW_METRIC];
+const EXTENDED = [...CATALOGUE, NEW_METRIC] as const satisfies readonly NodeSampleMetric[];
 
 function sample(at: number, contextSwitches: number | null): AgentSample {
   return wireSample(at, {
@@ -152,7 +159,7 @@ describe("the node-sample metric catalogue", () => {
       assert.equal((advised as unknown as Record<string, unknown>).contextSwitches, 41_000);
 
       const nodeId = await createNode(db, ORG, "catalogue");
-      const job = parsePayload("ingest", {
+      const body = {
         organizationId: ORG,
         nodeId,
         networkId: "00000000-0000-4000-8000-000000000000",
@@ -161,8 +168,15 @@ describe("the node-sample metric catalogue", () => {
         clockSkewMs: 0,
         agentVersion: "0.1.0",
         ...normalised,
-      });
-      const flush = [{ ...job, samples: normalised.samples, lagBlocks: job.samples.time.map(() => null) }];
+      };
+      const job = createIngestPayloadParser(EXTENDED)(body);
+      assert.deepEqual(job.samples.contextSwitches, [41_000, null, 2 ** 40]);
+      // The real catalogue's job strips the column and is otherwise the same: the catalogue carries it.
+      const realJob = parsePayload("ingest", body);
+      assert.equal("contextSwitches" in realJob.samples, false);
+      const { contextSwitches: _carried, ...realSamples } = job.samples;
+      assert.deepStrictEqual({ ...job, samples: realSamples }, realJob);
+      const flush = [{ ...job, lagBlocks: job.samples.time.map(() => null) }];
       const plan = ingestSamplePlanOf(metricTuplesOf(EXTENDED));
       // The encoder writes one more field per row: 4 bytes for a null, 12 for an int8.
       const before = encodeSamples(flush).payload.length;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { metricFieldsByKindOf, NODE_SAMPLE_METRIC_CATALOGUE } from "@rpcpulse/domain";
+import { metricFieldsByKindOf, NODE_SAMPLE_METRIC_CATALOGUE, type NodeSampleMetric } from "@rpcpulse/domain";
 import { EntityId } from "../ids.js";
 import { defineQueue } from "../define-queue.js";
 
@@ -59,27 +59,50 @@ const timeColumn = z.custom<number[]>(isTimeColumn, {
   message: `must be 1-${MAX_INGEST_SAMPLES} epoch-millisecond integers`,
 });
 
-type NumericShape = { [K in (typeof INGEST_NUMERIC_METRICS)[number]]: typeof numberColumn };
-type BooleanShape = { [K in (typeof INGEST_BOOLEAN_METRICS)[number]]: typeof booleanColumn };
+/** Fields of a catalogue's numeric (and time) metrics and of its boolean ones. */
+type NumericFieldOf<C extends readonly NodeSampleMetric[]> = Exclude<C[number], { kind: "bool" }>["field"];
+type BooleanFieldOf<C extends readonly NodeSampleMetric[]> = Extract<C[number], { kind: "bool" }>["field"];
+type NumericShapeOf<C extends readonly NodeSampleMetric[]> = { [K in NumericFieldOf<C>]: typeof numberColumn };
+type BooleanShapeOf<C extends readonly NodeSampleMetric[]> = { [K in BooleanFieldOf<C>]: typeof booleanColumn };
+type Flatten<T> = { [K in keyof T]: T[K] };
+/**
+ * The samples' columns schema of a catalogue: one column per field of a catalogue typed `as const`
+ * (the real one); a catalogue whose fields are just strings gets `time` and a Record of the others.
+ */
+export type IngestSampleColumnsOf<C extends readonly NodeSampleMetric[]> = string extends C[number]["field"]
+  ? z.ZodObject<{ time: typeof timeColumn }, z.core.$catchall<typeof numberColumn | typeof booleanColumn>>
+  : z.ZodObject<Flatten<{ time: typeof timeColumn } & NumericShapeOf<C> & BooleanShapeOf<C>>, z.core.$strip>;
 
-export const IngestSampleColumns = z
-  .object({
-    time: timeColumn,
-    ...(Object.fromEntries(INGEST_NUMERIC_METRICS.map((f) => [f, numberColumn])) as NumericShape),
-    ...(Object.fromEntries(INGEST_BOOLEAN_METRICS.map((f) => [f, booleanColumn])) as BooleanShape),
-  })
-  .superRefine((columns, ctx) => {
-    const n = columns.time.length;
-    for (const [field, values] of Object.entries(columns)) {
-      if ((values as unknown[]).length !== n) {
-        ctx.addIssue({
-          code: "custom",
-          path: [field],
-          message: `has ${(values as unknown[]).length} entries, time has ${n}`,
-        });
-      }
+/** Every column as long as `time`. */
+function checkColumnLengths(columns: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const n = (columns.time as unknown[]).length;
+  for (const [field, values] of Object.entries(columns)) {
+    if ((values as unknown[]).length !== n) {
+      ctx.addIssue({
+        code: "custom",
+        path: [field],
+        message: `has ${(values as unknown[]).length} entries, time has ${n}`,
+      });
     }
-  });
+  }
+}
+
+/**
+ * The samples' columns of a job for a metric catalogue: `time`, then each metric's column in the
+ * catalogue's order (numeric and time ones, then the boolean ones), every column as long as `time`.
+ */
+export function ingestSampleColumnsOf<const C extends readonly NodeSampleMetric[]>(
+  catalogue: C,
+): IngestSampleColumnsOf<C> {
+  const { numeric, boolean } = metricFieldsByKindOf(catalogue);
+  const shape: Record<string, z.ZodType> = { time: timeColumn };
+  for (const field of numeric) shape[field] = numberColumn;
+  for (const field of boolean) shape[field] = booleanColumn;
+  // The shape is built from the catalogue at run time; its static type is the catalogue's (IngestSampleColumnsOf).
+  return z.object(shape).superRefine(checkColumnLengths) as never;
+}
+
+export const IngestSampleColumns = ingestSampleColumnsOf(NODE_SAMPLE_METRIC_CATALOGUE);
 
 export const IngestRemoteIpColumns = z
   .object({
@@ -192,34 +215,55 @@ export const IngestBeaconRow = z.object({
 });
 export type IngestBeaconRow = z.infer<typeof IngestBeaconRow>;
 
-/** The payload's fields before the cross-field check (ingest-payload-check.ts reads its shape). */
-export const IngestBatchFields = z.object({
-  organizationId: EntityId,
-  nodeId: uuid,
-  networkId: uuid,
-  /** Per-install monotonic sequence from the agent; with nodeId and the install it is the idempotency key. */
-  batchSeq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-  /** The agent install's random id (wire `installId`); absent for agents that predate it. */
-  installId: InstallId.optional(),
-  /** Server receive time (authoritative for liveness), epoch ms. */
-  receivedAtMs: z.number().int().positive(),
-  /** Agent clock minus server clock at receipt (from the batch's sentAt), ms. */
-  clockSkewMs: z.number().int(),
-  agentVersion: z.string().min(1).max(32),
-  clientVersion: z.string().max(256).nullable(),
-  samples: IngestSampleColumns,
-  remoteIps: IngestRemoteIpColumns,
-  /** Kernel settings the agent reported last in the batch (wire `settings` group); read by the tuning advisor. */
-  settings: IngestReportedSettings.nullable().optional(),
-  /** Ethereum nodes with a consensus client (agent --beacon-url): one row per sample that carried it. */
-  beacon: z.array(IngestBeaconRow).max(MAX_INGEST_SAMPLES).optional(),
-  /** Opt-in vantage probing: results already checked against the listed endpoints by the ingest API. */
-  vantage: IngestVantage.optional(),
-});
-export const IngestBatchPayload = IngestBatchFields.refine(
-  (p) => p.remoteIps.sample.every((i) => i < p.samples.time.length),
-  { message: "remoteIps.sample points past the last sample", path: ["remoteIps", "sample"] },
-);
+/**
+ * A job's fields for a metric catalogue, before the cross-field check (ingest-payload-check.ts reads
+ * its shape); only `samples` depends on the catalogue.
+ */
+export function ingestBatchFieldsOf<const C extends readonly NodeSampleMetric[]>(catalogue: C) {
+  return z.object({
+    organizationId: EntityId,
+    nodeId: uuid,
+    networkId: uuid,
+    /** Per-install monotonic sequence from the agent; with nodeId and the install it is the idempotency key. */
+    batchSeq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
+    /** The agent install's random id (wire `installId`); absent for agents that predate it. */
+    installId: InstallId.optional(),
+    /** Server receive time (authoritative for liveness), epoch ms. */
+    receivedAtMs: z.number().int().positive(),
+    /** Agent clock minus server clock at receipt (from the batch's sentAt), ms. */
+    clockSkewMs: z.number().int(),
+    agentVersion: z.string().min(1).max(32),
+    clientVersion: z.string().max(256).nullable(),
+    samples: ingestSampleColumnsOf(catalogue),
+    remoteIps: IngestRemoteIpColumns,
+    /** Kernel settings the agent reported last in the batch (wire `settings` group); read by the tuning advisor. */
+    settings: IngestReportedSettings.nullable().optional(),
+    /** Ethereum nodes with a consensus client (agent --beacon-url): one row per sample that carried it. */
+    beacon: z.array(IngestBeaconRow).max(MAX_INGEST_SAMPLES).optional(),
+    /** Opt-in vantage probing: results already checked against the listed endpoints by the ingest API. */
+    vantage: IngestVantage.optional(),
+  });
+}
+
+/** A job's payload for a metric catalogue: its fields and the remote-IP rows' check against the samples. */
+export function ingestBatchPayloadOf<const C extends readonly NodeSampleMetric[]>(catalogue: C) {
+  const fields = ingestBatchFieldsOf(catalogue);
+  return fields.refine(remoteIpsWithinSamples as (p: z.output<typeof fields>) => boolean, {
+    message: "remoteIps.sample points past the last sample",
+    path: ["remoteIps", "sample"],
+  });
+}
+function remoteIpsWithinSamples(p: { remoteIps: { sample: number[] }; samples: { time: number[] } }): boolean {
+  return p.remoteIps.sample.every((i) => i < p.samples.time.length);
+}
+/** A job's payload as a catalogue's schema returns it (a catalogue typed `as const` gives every column). */
+export type IngestBatchPayloadOf<C extends readonly NodeSampleMetric[]> = z.infer<
+  ReturnType<typeof ingestBatchPayloadOf<C>>
+>;
+
+/** The payload's fields and the payload of the real catalogue. */
+export const IngestBatchFields = ingestBatchFieldsOf(NODE_SAMPLE_METRIC_CATALOGUE);
+export const IngestBatchPayload = ingestBatchPayloadOf(NODE_SAMPLE_METRIC_CATALOGUE);
 export type IngestBatchPayload = z.infer<typeof IngestBatchPayload>;
 
 /**
