@@ -115,6 +115,9 @@ describe("directory: claiming endpoints", () => {
     tick();
     await rejects(() => verifyEndpointClaim(deps(), ctx("b"), { claimId: claimA.id, method: "dns" }), "NOT_FOUND");
     await rejects(() => withdrawEndpointClaim(deps(), ctx("b"), { claimId: claimA.id }), "NOT_FOUND");
+    // A malformed claim id names nothing, like another organization's.
+    await rejects(() => verifyEndpointClaim(deps(), ctx("b"), { claimId: "not-a-uuid", method: "dns" }), "NOT_FOUND");
+    await rejects(() => withdrawEndpointClaim(deps(), ctx("b"), { claimId: "not-a-uuid" }), "NOT_FOUND");
     await rejects(() => claimEndpoint(deps(), ctx("b", "viewer"), { endpoint: dnsEndpoint }), "FORBIDDEN");
     await rejects(
       () => verifyEndpointClaim(deps(), ctx("a", "viewer"), { claimId: claimA.id, method: "dns" }),

@@ -1,5 +1,4 @@
 import { type SqlClient } from "@rpcpulse/db/sql";
-import { z } from "zod";
 import type { ClaimHttpClient, TxtResolver } from "./claim-proofs.js";
 
 export interface ClaimDeps {
@@ -10,6 +9,3 @@ export interface ClaimDeps {
   http: ClaimHttpClient;
   now?: () => Date;
 }
-
-/** An endpoint or claim id; anything else names nothing (or, for `claimEndpoint`, is a URL). */
-export const ClaimRefId = z.uuid({ error: "Not a valid id." });

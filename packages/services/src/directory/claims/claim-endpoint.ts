@@ -3,7 +3,8 @@ import { AppError } from "@rpcpulse/config";
 import { findEndpointIdByUrl, upsertEndpointClaim } from "@rpcpulse/db/directory";
 import { z } from "zod";
 import { requireRole, type ServiceContext } from "../../context.js";
-import { ClaimRefId, type ClaimDeps } from "./claim-deps.js";
+import { isUuid } from "../../ids.js";
+import type { ClaimDeps } from "./claim-deps.js";
 import { presentClaim, type EndpointClaimView } from "./claim-view.js";
 
 /**
@@ -17,7 +18,7 @@ export async function claimEndpoint(
 ): Promise<EndpointClaimView> {
   requireRole(ctx, "admin");
   const ref = z.string().trim().min(1, "Give the endpoint's id or URL.").max(2048).parse(input.endpoint);
-  const endpointId = ClaimRefId.safeParse(ref).success ? ref : await findEndpointIdByUrl(deps.sql, ref);
+  const endpointId = isUuid(ref) ? ref : await findEndpointIdByUrl(deps.sql, ref);
   const row = endpointId
     ? await upsertEndpointClaim(deps.sql, {
         endpointId,

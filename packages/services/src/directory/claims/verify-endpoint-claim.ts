@@ -7,7 +7,8 @@ import {
 } from "@rpcpulse/db/directory";
 import { z } from "zod";
 import { requireRole, type ServiceContext } from "../../context.js";
-import { ClaimRefId, type ClaimDeps } from "./claim-deps.js";
+import { requireUuid } from "../../ids.js";
+import type { ClaimDeps } from "./claim-deps.js";
 import { checkDnsProof, checkWellKnownProof } from "./claim-proofs.js";
 import { presentClaim, type EndpointClaimView } from "./claim-view.js";
 
@@ -27,10 +28,8 @@ export async function verifyEndpointClaim(
 ): Promise<EndpointClaimView> {
   requireRole(ctx, "admin");
   const method = z.enum(CLAIM_PROOF_METHODS, { error: "Verify by DNS record or well-known file." }).parse(input.method);
-  const claimId = ClaimRefId.safeParse(input.claimId);
-  const claim = claimId.success
-    ? await findEndpointClaim(deps.sql, { organizationId: ctx.organizationId, claimId: claimId.data })
-    : null;
+  const claimId = requireUuid(input.claimId, "Claim");
+  const claim = await findEndpointClaim(deps.sql, { organizationId: ctx.organizationId, claimId });
   if (!claim) throw new AppError("NOT_FOUND", "Claim not found.");
   const now = deps.now?.() ?? new Date();
   if (claim.lastCheckedAt && now.getTime() - claim.lastCheckedAt.getTime() < MIN_CHECK_INTERVAL_MS)
